@@ -1,0 +1,584 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+
+	"github.com/herd-sh/herd/engine/entropy"
+)
+
+// ToolError is a failed call as the caller sees it: a business error, a
+// refused argument or an injected fault.
+type ToolError struct {
+	Code       string        `json:"code"`
+	Message    string        `json:"message"`
+	RetryAfter time.Duration `json:"-"`
+}
+
+func (e *ToolError) Error() string {
+	if e.RetryAfter > 0 {
+		return fmt.Sprintf("%s: %s (retry after %s)", e.Code, e.Message, e.RetryAfter)
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Error codes the engine itself returns (a world adds its own).
+const (
+	CodeInvalidArgument = "invalid_argument"
+	CodeNotFound        = "not_found"
+	CodeUnknownTool     = "unknown_tool"
+	CodeRuleError       = "rule_error"
+	CodeRuleCost        = "rule_cost_exceeded"
+	CodeTimeout         = "timeout"
+	CodeRateLimited     = "rate_limited"
+	CodeUnavailable     = "unavailable"
+)
+
+// Result is what one call returned.
+type Result struct {
+	Tool      string
+	Err       *ToolError // nil on success
+	Fault     string     // the injected fault kind, "" when none
+	Committed bool       // the call's changes landed (true for timeout_after_commit)
+	Replayed  bool       // an idempotency key matched an earlier call: nothing changed
+	Latency   time.Duration
+	Record    *Record   // get, create, update, custom: the record the call produced or touched
+	Records   []*Record // list
+	Deleted   string    // delete: the id removed
+}
+
+// OK reports whether the call succeeded.
+func (r *Result) OK() bool { return r.Err == nil }
+
+// Value is the JSON-ready result an MCP client sees on success.
+func (r *Result) Value() any {
+	switch {
+	case r.Records != nil:
+		items := make([]any, len(r.Records))
+		for i, rec := range r.Records {
+			items[i] = rec.Map()
+		}
+		return map[string]any{"items": items, "count": len(items)}
+	case r.Deleted != "":
+		return map[string]any{"deleted": r.Deleted}
+	case r.Record != nil:
+		return r.Record.Map()
+	}
+	return map[string]any{"ok": true}
+}
+
+// Call runs one tool call with args (JSON-shaped: strings, float64 or int
+// numbers, bools). args must not be modified afterwards: the journal keeps
+// it. A failed call changes nothing.
+func (s *Session) Call(tool string, args map[string]any) Result {
+	w := s.base.world
+	t := w.toolByName[tool]
+	idx := s.calls
+	s.calls++
+	start := s.elapsed
+	if t == nil {
+		res := Result{Tool: tool, Err: &ToolError{Code: CodeUnknownTool, Message: fmt.Sprintf("no tool named %q", tool)}}
+		s.record(idx, start, args, &res)
+		return res
+	}
+	res := s.call(t, idx, args)
+	s.elapsed += res.Latency
+	s.record(idx, start, args, &res)
+	s.afterCall()
+	return res
+}
+
+func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
+	res := Result{Tool: t.Name}
+	faults := s.profile.forTool(t)
+	if faults != nil {
+		res.Latency = faults.drawLatency(s.base.seed, s.key, idx)
+	}
+
+	// A tool still rate-limited answers 429 again without rolling dice: the
+	// caller ignored retry-after, which is how retry storms look.
+	if until, limited := s.retryUntil[t.index]; limited && s.elapsed < until {
+		s.ignoredRA++
+		res.Err = &ToolError{Code: CodeRateLimited, Message: "rate limited: slow down", RetryAfter: until - s.elapsed}
+		res.Fault = CodeRateLimited
+		return res
+	}
+
+	av, terr := t.validate(args)
+	if terr != nil {
+		res.Err = terr
+		return res
+	}
+
+	if t.Idempotency != "" {
+		if k := av.vals[t.byName[t.Idempotency].index]; k != nil {
+			if prev, ok := s.idem[t.Name+"\x00"+string(k.(types.String))]; ok {
+				prev.Latency = res.Latency
+				prev.Replayed = true
+				prev.Err = nil
+				prev.Fault = ""
+				prev.Committed = false
+				return prev
+			}
+		}
+	}
+
+	var fault *FaultError
+	if faults != nil {
+		fault = faults.roll(s.base.seed, s.key, idx)
+	}
+	if fault != nil {
+		res.Fault = fault.Kind
+		switch fault.Kind {
+		case CodeTimeout:
+			res.Latency = faults.timeout
+			res.Err = &ToolError{Code: CodeTimeout, Message: fmt.Sprintf("%s timed out after %s", t.Name, faults.timeout)}
+			return res
+		case FaultTimeoutAfterCommit:
+			// Fall through to execute and commit; the caller sees a timeout.
+		case CodeRateLimited:
+			ra := fault.RetryAfter
+			if s.retryUntil == nil {
+				s.retryUntil = map[int]time.Duration{}
+			}
+			s.retryUntil[t.index] = s.elapsed + res.Latency + ra
+			res.Err = &ToolError{Code: CodeRateLimited, Message: "rate limited: too many requests", RetryAfter: ra}
+			return res
+		default: // unavailable and business errors: nothing happens
+			msg := fault.Message
+			if msg == "" {
+				msg = fault.Kind
+			}
+			res.Err = &ToolError{Code: fault.Kind, Message: msg}
+			return res
+		}
+	}
+
+	tx := txn{s: s}
+	out, terr := s.execute(t, av, &tx)
+	if terr != nil {
+		res.Err = terr
+		if fault != nil && fault.Kind == FaultTimeoutAfterCommit {
+			// The work failed on its own; the caller still only sees a timeout.
+			res.Err = &ToolError{Code: CodeTimeout, Message: fmt.Sprintf("%s timed out after %s", t.Name, faults.timeout)}
+			res.Latency = faults.timeout
+		}
+		return res
+	}
+	tx.commit()
+	res.Record, res.Records, res.Deleted = out.record, out.records, out.deleted
+	res.Committed = t.Writes()
+	if t.Idempotency != "" {
+		if k := av.vals[t.byName[t.Idempotency].index]; k != nil {
+			if s.idem == nil {
+				s.idem = map[string]Result{}
+			}
+			s.idem[t.Name+"\x00"+string(k.(types.String))] = res
+		}
+	}
+	if fault != nil && fault.Kind == FaultTimeoutAfterCommit {
+		res.Err = &ToolError{Code: CodeTimeout, Message: fmt.Sprintf("%s timed out after %s", t.Name, faults.timeout)}
+		res.Latency = faults.timeout
+		res.Record, res.Records, res.Deleted = nil, nil, ""
+	}
+	return res
+}
+
+type callOutput struct {
+	record  *Record
+	records []*Record
+	deleted string
+}
+
+// execute runs the tool's kind, preconditions and effects inside tx.
+func (s *Session) execute(t *Tool, av *argValues, tx *txn) (callOutput, *ToolError) {
+	var out callOutput
+	act := &activation{args: av, now: types.Timestamp{Time: s.Now()}, records: &s.recView}
+
+	var target *Record
+	if t.Key != "" && t.Record != nil {
+		idv := av.vals[t.byName[t.Key].index]
+		id := string(idv.(types.String))
+		target = s.Get(t.Record, id)
+		if target == nil {
+			return out, &ToolError{Code: CodeNotFound, Message: fmt.Sprintf("no %s with %s %q", t.Record.Name, t.Key, id)}
+		}
+		act.r = target
+	}
+
+	if t.Kind == KindList {
+		return s.listRecords(t, av), nil
+	}
+
+	for _, pc := range t.when {
+		ok, err := pc.expr.evalBool(act)
+		if err != nil {
+			return out, ruleError(err)
+		}
+		if !ok {
+			return out, &ToolError{Code: pc.code, Message: pc.render(act)}
+		}
+	}
+
+	switch t.Kind {
+	case KindGet:
+		out.record = target
+		return out, nil
+	case KindCreate:
+		rec := &Record{typ: t.Record, id: s.newID(t.Record), vals: make([]ref.Val, len(t.Record.Fields))}
+		rec.vals[t.Record.idField.Index] = types.String(rec.id)
+		for _, f := range t.Record.Fields {
+			if f.Type != FieldID && f.Default != nil {
+				rec.vals[f.Index] = celValue(f.Default)
+			}
+		}
+		for _, p := range t.Params {
+			if p.Field != nil && p.Field.Type != FieldID && av.vals[p.index] != nil {
+				rec.vals[p.Field.Index] = av.vals[p.index]
+			}
+		}
+		act.r = rec
+		tx.put(rec)
+		target = rec
+		out.record = rec
+	case KindUpdate:
+		rec := target.clone()
+		for _, p := range t.Params {
+			if p.Field != nil && p.Name != t.Key && p.Field.Type != FieldID && av.vals[p.index] != nil {
+				rec.vals[p.Field.Index] = av.vals[p.index]
+			}
+		}
+		act.r = rec
+		tx.put(rec)
+		target = rec
+		out.record = rec
+	case KindDelete:
+		tx.remove(t.Record, target.id)
+		out.deleted = target.id
+	case KindCustom:
+		out.record = target
+	}
+
+	for _, ef := range t.effects {
+		rec, err := ef.apply(s, tx, act)
+		if err != nil {
+			return out, err
+		}
+		if rec != nil && out.record == nil {
+			out.record = rec
+		}
+	}
+	if target != nil && t.Kind != KindDelete {
+		if cur := tx.get(target.typ, target.id); cur != nil {
+			out.record = cur
+		} else if t.Kind == KindCustom {
+			out.deleted = target.id
+			out.record = nil
+		}
+	}
+	if err := tx.checkBounds(); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+func ruleError(err error) *ToolError {
+	if errors.Is(err, ErrCostExceeded) {
+		return &ToolError{Code: CodeRuleCost, Message: err.Error()}
+	}
+	return &ToolError{Code: CodeRuleError, Message: err.Error()}
+}
+
+// listRecords applies equality filters, include flags, search and limit.
+func (s *Session) listRecords(t *Tool, av *argValues) callOutput {
+	limit := t.limit
+	if t.limitParam != nil {
+		if v := av.vals[t.limitParam.index]; v != nil {
+			limit = int(v.(types.Int))
+		}
+	}
+	var query string
+	if t.search != nil {
+		if v := av.vals[t.search.param.index]; v != nil {
+			query = strings.ToLower(string(v.(types.String)))
+		}
+	}
+	out := make([]*Record, 0, min(limit, 8))
+	s.each(t.Record, func(r *Record) bool {
+		for _, p := range t.Params {
+			if p.Field == nil || p == t.limitParam {
+				continue
+			}
+			if v := av.vals[p.index]; v != nil && r.vals[p.Field.Index] != nil && r.vals[p.Field.Index].Equal(v) != types.True {
+				return true
+			} else if v != nil && r.vals[p.Field.Index] == nil {
+				return true
+			}
+		}
+		for _, inc := range t.include {
+			show := av.vals[inc.param.index]
+			if (show == nil || show == types.False) && r.vals[inc.field.Index] == types.True {
+				return true
+			}
+		}
+		if query != "" {
+			hit := false
+			for _, f := range t.search.fields {
+				if v, ok := r.vals[f.Index].(types.String); ok && containsFold(string(v), query) {
+					hit = true
+					break
+				}
+			}
+			if !hit {
+				return true
+			}
+		}
+		out = append(out, r)
+		return len(out) < limit
+	})
+	return callOutput{records: out}
+}
+
+// containsFold reports whether s contains lowerQuery, ignoring ASCII case,
+// without allocating a lowered copy of s.
+func containsFold(s, lowerQuery string) bool {
+	n := len(lowerQuery)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for ; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lowerQuery[j] {
+				break
+			}
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+// validate checks args against the tool's params and converts them to CEL
+// values, applying defaults.
+func (t *Tool) validate(args map[string]any) (*argValues, *ToolError) {
+	av := &argValues{tool: t, vals: make([]ref.Val, len(t.Params))}
+	for name, raw := range args {
+		p := t.byName[name]
+		if p == nil {
+			return nil, invalidArg("unknown argument %q (%s takes: %s)", name, t.Name, strings.Join(t.paramNames(), ", "))
+		}
+		if raw == nil {
+			continue
+		}
+		v, err := p.convert(raw)
+		if err != nil {
+			return nil, invalidArg("argument %q: %v", name, err)
+		}
+		av.vals[p.index] = v
+	}
+	for _, p := range t.Params {
+		if av.vals[p.index] != nil {
+			continue
+		}
+		if p.Default != nil {
+			av.vals[p.index] = celValue(p.Default)
+			continue
+		}
+		if p.Required {
+			return nil, invalidArg("missing required argument %q", p.Name)
+		}
+	}
+	return av, nil
+}
+
+func invalidArg(format string, a ...any) *ToolError {
+	return &ToolError{Code: CodeInvalidArgument, Message: fmt.Sprintf(format, a...)}
+}
+
+func (t *Tool) paramNames() []string {
+	names := make([]string, len(t.Params))
+	for i, p := range t.Params {
+		names[i] = p.Name
+	}
+	sort.Strings(names)
+	return names
+}
+
+// maxStringArg bounds any string argument: a world's records are small, and
+// an agent sending megabytes is an attack or a bug.
+const maxStringArg = 10_000
+
+// convert checks one argument against the param and returns its CEL value.
+func (p *Param) convert(raw any) (ref.Val, error) {
+	switch p.Type {
+	case ParamStr, ParamEnum:
+		s, ok := raw.(string)
+		if !ok {
+			return nil, fmt.Errorf("want a string, got %s", jsonKind(raw))
+		}
+		if len(s) > maxStringArg {
+			return nil, fmt.Errorf("too long: %d bytes (at most %d)", len(s), maxStringArg)
+		}
+		if p.Type == ParamEnum && !contains(p.Values, s) {
+			return nil, fmt.Errorf("%q is not one of %s", s, strings.Join(p.Values, ", "))
+		}
+		if p.Type == ParamStr {
+			if p.Min != nil && float64(len(s)) < *p.Min {
+				return nil, fmt.Errorf("shorter than %g characters", *p.Min)
+			}
+			if p.Max != nil && float64(len(s)) > *p.Max {
+				return nil, fmt.Errorf("longer than %g characters", *p.Max)
+			}
+		}
+		return types.String(s), nil
+	case ParamBool:
+		b, ok := raw.(bool)
+		if !ok {
+			return nil, fmt.Errorf("want true or false, got %s", jsonKind(raw))
+		}
+		return types.Bool(b), nil
+	case ParamInt:
+		var n int64
+		switch x := raw.(type) {
+		case int:
+			n = int64(x)
+		case int64:
+			n = x
+		case float64:
+			if x != math.Trunc(x) || math.IsInf(x, 0) || math.Abs(x) > 1<<53 {
+				return nil, fmt.Errorf("want a whole number, got %v", x)
+			}
+			n = int64(x)
+		default:
+			return nil, fmt.Errorf("want a whole number, got %s", jsonKind(raw))
+		}
+		if err := p.checkRange(float64(n)); err != nil {
+			return nil, err
+		}
+		return types.Int(n), nil
+	case ParamFloat:
+		var f float64
+		switch x := raw.(type) {
+		case int:
+			f = float64(x)
+		case int64:
+			f = float64(x)
+		case float64:
+			f = x
+		default:
+			return nil, fmt.Errorf("want a number, got %s", jsonKind(raw))
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("want a finite number")
+		}
+		if err := p.checkRange(f); err != nil {
+			return nil, err
+		}
+		return types.Double(f), nil
+	}
+	return nil, fmt.Errorf("unsupported parameter type %s", p.Type)
+}
+
+func (p *Param) checkRange(f float64) error {
+	if p.Min != nil && f < *p.Min {
+		return fmt.Errorf("%v is below the minimum %v", f, *p.Min)
+	}
+	if p.Max != nil && f > *p.Max {
+		return fmt.Errorf("%v is above the maximum %v", f, *p.Max)
+	}
+	return nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, int, int64:
+		return "a number"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// celValue converts a Go value from a world file to a CEL value.
+func celValue(v any) ref.Val {
+	switch x := v.(type) {
+	case string:
+		return types.String(x)
+	case int64:
+		return types.Int(x)
+	case int:
+		return types.Int(x)
+	case float64:
+		return types.Double(x)
+	case bool:
+		return types.Bool(x)
+	case time.Time:
+		return types.Timestamp{Time: x}
+	}
+	return nil
+}
+
+// record adds a call to the journal and counts its error.
+func (s *Session) record(idx uint64, start time.Duration, args map[string]any, res *Result) {
+	if res.Err != nil {
+		if s.errCounts == nil {
+			s.errCounts = map[string]int{}
+		}
+		s.errCounts[res.Err.Code]++
+	}
+	s.journal = append(s.journal, JournalEntry{Seq: int(idx), Tool: res.Tool, Args: args, At: start, Result: *res})
+}
+
+// afterCall lets a goal's concurrent actor write, when its turn has come.
+func (s *Session) afterCall() {
+	c := s.concurrent
+	if c == nil || c.done || int(s.calls) < c.spec.afterCalls {
+		return
+	}
+	c.done = true
+	cur := s.Get(c.target.typ, c.target.id)
+	if cur == nil {
+		return
+	}
+	act := &activation{r: cur, now: types.Timestamp{Time: s.Now()}, records: &s.recView}
+	rec := cur.clone()
+	for _, a := range c.spec.set {
+		v, err := a.expr.eval(act)
+		if err != nil {
+			return
+		}
+		rec.vals[a.field.Index] = v
+	}
+	s.put(rec)
+	c.changedByOther = true
+}
+
+// entropyKey is the die for one purpose of one call of this session.
+func (s *Session) entropyKey(idx uint64, p entropy.Purpose) entropy.Key {
+	return entropy.Key{Seed: s.base.seed, Session: s.key, Call: idx, Purpose: p}
+}

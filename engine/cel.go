@@ -1,0 +1,415 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/common/types/traits"
+	"cel.dev/cel-go/ext"
+	"cel.dev/cel-go/interpreter"
+)
+
+// The world's records, a call's arguments and the "records" view are CEL
+// object types declared through a custom type provider, so expressions are
+// type-checked at load ("r.recrods" is an error in the file, not at run
+// time) and field access at run time is a slice index, with no conversion
+// to maps.
+
+// costLimit bounds the work one evaluation may do. A comprehension over a few
+// thousand records fits; a nested one over every pair of them does not, and
+// is stopped with ErrCostExceeded instead of hanging the world.
+const costLimit = 200_000
+
+// structDesc describes one object type to the CEL checker and interpreter.
+type structDesc struct {
+	typ    *types.Type
+	fields map[string]*types.FieldType
+	names  []string
+}
+
+// celEnv is the world's CEL environment: its object types and base env.
+type celEnv struct {
+	structs map[string]*structDesc
+	base    *cel.Env
+	adapter types.Adapter
+}
+
+// celProvider adapts celEnv to cel-go's types.Provider, delegating every
+// type it does not own to the standard provider.
+type celProvider struct {
+	e    *celEnv
+	next types.Provider
+}
+
+func (p *celProvider) EnumValue(name string) ref.Val { return p.next.EnumValue(name) }
+func (p *celProvider) FindIdent(name string) (ref.Val, bool) {
+	return p.next.FindIdent(name)
+}
+func (p *celProvider) FindStructType(name string) (*types.Type, bool) {
+	if d, ok := p.e.structs[name]; ok {
+		return types.NewTypeTypeWithParam(d.typ), true
+	}
+	return p.next.FindStructType(name)
+}
+func (p *celProvider) FindStructFieldNames(name string) ([]string, bool) {
+	if d, ok := p.e.structs[name]; ok {
+		return d.names, true
+	}
+	return p.next.FindStructFieldNames(name)
+}
+func (p *celProvider) FindStructFieldType(name, field string) (*types.FieldType, bool) {
+	if d, ok := p.e.structs[name]; ok {
+		ft, ok := d.fields[field]
+		return ft, ok
+	}
+	return p.next.FindStructFieldType(name, field)
+}
+func (p *celProvider) NewValue(name string, fields map[string]ref.Val) ref.Val {
+	if _, ok := p.e.structs[name]; ok {
+		return types.NewErr("herd: %s values cannot be constructed in expressions", name)
+	}
+	return p.next.NewValue(name, fields)
+}
+
+func (e *celEnv) addStruct(name string) *structDesc {
+	d := &structDesc{typ: types.NewObjectType(name), fields: map[string]*types.FieldType{}}
+	e.structs[name] = d
+	return d
+}
+
+func (d *structDesc) addField(name string, t *types.Type, isSet ref.FieldTester, get ref.FieldGetter) {
+	d.fields[name] = &types.FieldType{Type: t, IsSet: isSet, GetFrom: get}
+	d.names = append(d.names, name)
+}
+
+// celTypeOf is the CEL type of a record field.
+func celTypeOf(ft FieldType) *types.Type {
+	switch ft {
+	case FieldInt:
+		return types.IntType
+	case FieldFloat:
+		return types.DoubleType
+	case FieldBool:
+		return types.BoolType
+	case FieldDatetime:
+		return types.TimestampType
+	default: // str, enum, ref, id
+		return types.StringType
+	}
+}
+
+func paramCelType(pt ParamType) *types.Type {
+	switch pt {
+	case ParamInt:
+		return types.IntType
+	case ParamFloat:
+		return types.DoubleType
+	case ParamBool:
+		return types.BoolType
+	default:
+		return types.StringType
+	}
+}
+
+// newCelEnv declares the world's types: one object type per record type,
+// one per tool's arguments, "herd.records" (every type's current records)
+// and "herd.changes" (created/updated/deleted lists for outcome rules).
+func newCelEnv(w *World) (*celEnv, error) {
+	e := &celEnv{structs: map[string]*structDesc{}}
+	for _, rt := range w.Types {
+		rt.celName = "herd." + rt.Name
+		d := e.addStruct(rt.celName)
+		for _, f := range rt.Fields {
+			idx := f.Index
+			f.celType = celTypeOf(f.Type)
+			d.addField(f.Name, f.celType,
+				func(o any) bool { return o.(*Record).vals[idx] != nil },
+				func(o any) (any, error) {
+					r := o.(*Record)
+					if v := r.vals[idx]; v != nil {
+						return v, nil
+					}
+					return nil, fmt.Errorf("%s %s has no %s", r.typ.Name, r.id, r.typ.Fields[idx].Name)
+				})
+		}
+	}
+	recs := e.addStruct("herd.records")
+	chg := e.addStruct("herd.changes")
+	for _, rt := range w.Types {
+		ti := rt.index
+		lt := types.NewListType(types.NewObjectType(rt.celName))
+		recs.addField(rt.Name, lt, func(any) bool { return true }, func(o any) (any, error) {
+			return o.(*recordsView).list(ti), nil
+		})
+		chg.addField(rt.Name, lt, func(any) bool { return true }, func(o any) (any, error) {
+			return o.(*changeList).list(ti), nil
+		})
+	}
+	for _, t := range w.Tools {
+		t.argsCelName = "herd.args." + t.Name
+		d := e.addStruct(t.argsCelName)
+		for _, p := range t.Params {
+			idx := p.index
+			p.celType = paramCelType(p.Type)
+			d.addField(p.Name, p.celType,
+				func(o any) bool { return o.(*argValues).vals[idx] != nil },
+				func(o any) (any, error) {
+					a := o.(*argValues)
+					if v := a.vals[idx]; v != nil {
+						return v, nil
+					}
+					return nil, fmt.Errorf("argument %s was not given (test with has(args.%s))", a.tool.Params[idx].Name, a.tool.Params[idx].Name)
+				})
+		}
+	}
+	env, err := cel.NewEnv(
+		cel.CustomTypeProvider(&celProvider{e: e, next: types.NewEmptyRegistry()}),
+		ext.Strings(),
+		cel.Function("sum",
+			cel.Overload("sum_list_int", []*cel.Type{cel.ListType(cel.IntType)}, cel.IntType,
+				cel.UnaryBinding(sumInts)),
+			cel.Overload("sum_list_double", []*cel.Type{cel.ListType(cel.DoubleType)}, cel.DoubleType,
+				cel.UnaryBinding(sumDoubles)),
+		),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("cel environment: %w", err)
+	}
+	e.base = env
+	e.adapter = env.CELTypeAdapter()
+	return e, nil
+}
+
+func sumInts(v ref.Val) ref.Val {
+	l, ok := v.(traits.Lister)
+	if !ok {
+		return types.NewErr("sum: not a list")
+	}
+	var total types.Int
+	it := l.Iterator()
+	for it.HasNext() == types.True {
+		n, ok := it.Next().(types.Int)
+		if !ok {
+			return types.NewErr("sum: not an int")
+		}
+		total += n
+	}
+	return total
+}
+
+func sumDoubles(v ref.Val) ref.Val {
+	l, ok := v.(traits.Lister)
+	if !ok {
+		return types.NewErr("sum: not a list")
+	}
+	var total types.Double
+	it := l.Iterator()
+	for it.HasNext() == types.True {
+		n, ok := it.Next().(types.Double)
+		if !ok {
+			return types.NewErr("sum: not a double")
+		}
+		total += n
+	}
+	return total
+}
+
+// variable is one name an expression may use, with its type.
+type variable struct {
+	name string
+	typ  *types.Type
+}
+
+// program is a compiled, type-checked expression.
+type program struct {
+	src  string
+	pos  Pos
+	prg  cel.Program
+	want *types.Type
+}
+
+// ErrCostExceeded is returned when an expression does more work than the
+// cost limit allows.
+var ErrCostExceeded = errors.New("rule exceeded its cost limit")
+
+// compile type-checks src against vars and checks its result type.
+func (e *celEnv) compile(x Expr, want *types.Type, vars ...variable) (*program, error) {
+	opts := make([]cel.EnvOption, 0, len(vars))
+	for _, v := range vars {
+		opts = append(opts, cel.Variable(v.name, v.typ))
+	}
+	env, err := e.base.Extend(opts...)
+	if err != nil {
+		return nil, &decodeError{Pos: x.Pos, Msg: fmt.Sprintf("cel environment: %v", err)}
+	}
+	if strings.TrimSpace(x.Src) == "" {
+		return nil, &decodeError{Pos: x.Pos, Msg: "empty expression"}
+	}
+	ast, iss := env.Compile(x.Src)
+	if iss != nil && iss.Err() != nil {
+		return nil, &decodeError{Pos: x.Pos, Msg: "CEL: " + oneLine(iss.Err().Error())}
+	}
+	if want != nil && !ast.OutputType().IsAssignableType(want) && ast.OutputType() != types.DynType {
+		return nil, &decodeError{Pos: x.Pos, Msg: fmt.Sprintf("CEL: expression %q has type %s, want %s", x.Src, ast.OutputType(), want)}
+	}
+	prg, err := env.Program(ast, cel.CostLimit(costLimit), cel.EvalOptions(cel.OptOptimize))
+	if err != nil {
+		return nil, &decodeError{Pos: x.Pos, Msg: "CEL: " + oneLine(err.Error())}
+	}
+	return &program{src: x.Src, pos: x.Pos, prg: prg, want: want}, nil
+}
+
+// oneLine folds cel-go's multi-line error (with its caret diagram) into
+// one line: "ERROR: <input>:1:3: undefined field 'recrods'".
+func oneLine(s string) string {
+	lines := strings.Split(s, "\n")
+	out := strings.TrimSpace(lines[0])
+	out = strings.TrimPrefix(out, "ERROR: <input>:")
+	return out
+}
+
+// eval runs the program against an activation.
+func (p *program) eval(act *activation) (ref.Val, error) {
+	v, _, err := p.prg.Eval(act)
+	if err != nil {
+		if strings.Contains(err.Error(), "cost limit exceeded") {
+			return nil, fmt.Errorf("%w: %s", ErrCostExceeded, p.src)
+		}
+		return nil, fmt.Errorf("rule %q: %v", p.src, err)
+	}
+	return v, nil
+}
+
+// evalBool runs a boolean program.
+func (p *program) evalBool(act *activation) (bool, error) {
+	v, err := p.eval(act)
+	if err != nil {
+		return false, err
+	}
+	b, ok := v.(types.Bool)
+	if !ok {
+		return false, fmt.Errorf("rule %q: result is %s, not bool", p.src, v.Type().TypeName())
+	}
+	return bool(b), nil
+}
+
+// activation is the set of variables one evaluation sees. One struct with
+// named slots (rather than a map) keeps evaluation allocation-free.
+type activation struct {
+	r, x, args, now, records ref.Val
+	extra                    map[string]ref.Val // outcome rules, goal knows
+}
+
+func (a *activation) ResolveName(name string) (any, bool) {
+	var v ref.Val
+	switch name {
+	case "r":
+		v = a.r
+	case "x":
+		v = a.x
+	case "args":
+		v = a.args
+	case "now":
+		v = a.now
+	case "records":
+		v = a.records
+	default:
+		v = a.extra[name]
+	}
+	return v, v != nil
+}
+
+func (a *activation) Parent() interpreter.Activation { return nil }
+
+// --- ref.Val implementations ---------------------------------------------
+
+var errNoConversion = errors.New("herd: no conversion")
+
+// Records are CEL values directly: ref.Val on *Record avoids a wrapper.
+func (r *Record) ConvertToNative(t reflect.Type) (any, error) {
+	if reflect.TypeOf(r).AssignableTo(t) {
+		return r, nil
+	}
+	return nil, errNoConversion
+}
+func (r *Record) ConvertToType(t ref.Type) ref.Val {
+	if t == types.TypeType {
+		return types.NewObjectTypeValue(r.typ.celName)
+	}
+	return types.NewErr("herd: cannot convert %s to %s", r.typ.Name, t.TypeName())
+}
+func (r *Record) Equal(o ref.Val) ref.Val {
+	other, ok := o.(*Record)
+	if !ok {
+		return types.False
+	}
+	return types.Bool(r.sameAs(other))
+}
+func (r *Record) Type() ref.Type { return types.NewObjectType(r.typ.celName) }
+func (r *Record) Value() any     { return r }
+
+// argValues are a call's validated arguments, positional by param.
+type argValues struct {
+	tool *Tool
+	vals []ref.Val
+}
+
+func (a *argValues) ConvertToNative(reflect.Type) (any, error) { return nil, errNoConversion }
+func (a *argValues) ConvertToType(t ref.Type) ref.Val {
+	return types.NewErr("herd: cannot convert arguments")
+}
+func (a *argValues) Equal(o ref.Val) ref.Val { return types.Bool(o == ref.Val(a)) }
+func (a *argValues) Type() ref.Type          { return types.NewObjectType(a.tool.argsCelName) }
+func (a *argValues) Value() any              { return a }
+
+// recordsView exposes a session's current records to rules ("records.T").
+type recordsView struct {
+	s *Session
+}
+
+func (v *recordsView) ConvertToNative(reflect.Type) (any, error) { return nil, errNoConversion }
+func (v *recordsView) ConvertToType(ref.Type) ref.Val {
+	return types.NewErr("herd: cannot convert records")
+}
+func (v *recordsView) Equal(o ref.Val) ref.Val { return types.Bool(o == ref.Val(v)) }
+func (v *recordsView) Type() ref.Type          { return types.NewObjectType("herd.records") }
+func (v *recordsView) Value() any              { return v }
+
+func (v *recordsView) list(typeIndex int) ref.Val {
+	recs := v.s.list(v.s.base.world.Types[typeIndex])
+	vals := make([]ref.Val, len(recs))
+	for i, r := range recs {
+		vals[i] = r
+	}
+	return types.NewRefValList(v.s.base.world.env.adapter, vals)
+}
+
+// changeList exposes the records of each type created, updated or deleted
+// in an episode, for outcome rules ("created.refund").
+type changeList struct {
+	world   *World
+	byType  [][]*Record
+	celName string
+}
+
+func (c *changeList) ConvertToNative(reflect.Type) (any, error) { return nil, errNoConversion }
+func (c *changeList) ConvertToType(ref.Type) ref.Val {
+	return types.NewErr("herd: cannot convert changes")
+}
+func (c *changeList) Equal(o ref.Val) ref.Val { return types.Bool(o == ref.Val(c)) }
+func (c *changeList) Type() ref.Type          { return types.NewObjectType("herd.changes") }
+func (c *changeList) Value() any              { return c }
+
+func (c *changeList) list(typeIndex int) ref.Val {
+	recs := c.byType[typeIndex]
+	vals := make([]ref.Val, len(recs))
+	for i, r := range recs {
+		vals[i] = r
+	}
+	return types.NewRefValList(c.world.env.adapter, vals)
+}

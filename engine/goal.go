@@ -1,0 +1,304 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+)
+
+// findCandidates lists the seeded records a goal may target.
+func (g *Goal) findCandidates(b *Base) ([]*Record, error) {
+	var out []*Record
+	act := &activation{now: types.Timestamp{Time: b.world.Epoch}}
+	for _, r := range b.recs[g.Target.index] {
+		act.r = r
+		ok, err := g.where.evalBool(act)
+		if err != nil {
+			return nil, &Problem{Pos: g.pos, Msg: fmt.Sprintf("goal %s: target where: %v", g.Name, err)}
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return nil, &Problem{Pos: g.pos, Msg: fmt.Sprintf("goal %s: no %s matches the target's where at seed %d", g.Name, g.Target.Name, b.seed)}
+	}
+	return out, nil
+}
+
+// Candidates returns the records of the base the goal may target.
+func (b *Base) Candidates(g *Goal) []*Record {
+	for i, x := range b.world.Goals {
+		if x == g {
+			return b.candidates[i]
+		}
+	}
+	return nil
+}
+
+// Attempt is one agent's attempt at a goal in one session: the target it
+// was given, what it knows, and the intent sentence it reads.
+type Attempt struct {
+	Goal   *Goal
+	Target *Record
+	Intent string
+	Knows  map[string]any // Go values, keys in Goal.KnowsKeys order
+
+	session *Session
+}
+
+// pendingConcurrent is a goal's other actor, waiting for its turn.
+type pendingConcurrent struct {
+	spec           *concurrent
+	target         *Record
+	done           bool
+	changedByOther bool
+}
+
+func (p *pendingConcurrent) clone() *pendingConcurrent {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
+}
+
+// Begin starts an attempt at the goal in a fresh session: rnd picks the
+// target among the candidates (and feeds `rnd` in knows expressions).
+func (g *Goal) Begin(s *Session, rnd uint64) (*Attempt, error) {
+	cands := s.base.Candidates(g)
+	if len(cands) == 0 {
+		return nil, fmt.Errorf("goal %s: no targets", g.Name)
+	}
+	target := cands[rnd%uint64(len(cands))]
+	a := &Attempt{Goal: g, Target: target, Knows: make(map[string]any, len(g.knows)), session: s}
+	act := &activation{extra: map[string]ref.Val{"target": target, "rnd": types.Int(int64(rnd >> 2))}}
+	for i, k := range g.knows {
+		v, err := k.eval(act)
+		if err != nil {
+			return nil, fmt.Errorf("goal %s: knows %s: %v", g.Name, g.KnowsKeys[i], err)
+		}
+		a.Knows[g.KnowsKeys[i]] = goValue(v)
+	}
+	a.Intent = renderIntent(g.Intent, target, a.Knows)
+	if g.concurrent != nil {
+		s.concurrent = &pendingConcurrent{spec: g.concurrent, target: target}
+	}
+	return a, nil
+}
+
+// renderIntent fills {{target.x}} and {{knows.x}} in the intent sentence.
+func renderIntent(src string, target *Record, knows map[string]any) string {
+	t, err := parseTemplate(src)
+	if err != nil {
+		return src
+	}
+	var b strings.Builder
+	for _, p := range t.parts {
+		switch p.scope {
+		case "":
+			b.WriteString(p.text)
+		case "target":
+			b.WriteString(target.String(p.name))
+		case "knows":
+			b.WriteString(fmt.Sprint(knows[p.name]))
+		}
+	}
+	return b.String()
+}
+
+// Verdict is how an attempt ended, judged on the end state.
+type Verdict struct {
+	Class      string
+	Severity   Severity
+	Violations []Violation // world invariants broken at the end
+}
+
+// Judge classifies the attempt by its session's end state: first a world
+// invariant violation (harmful, class "invariant:NAME"), then the goal's
+// outcome classes in order, first match wins. Outcomes follow what
+// happened to the data, never which tool was called.
+func (a *Attempt) Judge() (Verdict, error) {
+	s := a.session
+	viol, err := s.CheckInvariants()
+	if err != nil {
+		return Verdict{}, err
+	}
+	if len(viol) > 0 {
+		return Verdict{Class: "invariant:" + viol[0].Invariant, Severity: SeverityHarmful, Violations: viol}, nil
+	}
+	act, err := a.outcomeActivation()
+	if err != nil {
+		return Verdict{}, err
+	}
+	for _, oc := range a.Goal.Outcomes {
+		ok, err := oc.when.evalBool(act)
+		if err != nil {
+			return Verdict{}, fmt.Errorf("goal %s: outcome %s: %v", a.Goal.Name, oc.Class, err)
+		}
+		if ok {
+			return Verdict{Class: oc.Class, Severity: oc.Severity}, nil
+		}
+	}
+	last := a.Goal.Outcomes[len(a.Goal.Outcomes)-1]
+	return Verdict{Class: last.Class, Severity: last.Severity}, nil
+}
+
+func (a *Attempt) outcomeActivation() (*activation, error) {
+	s := a.session
+	w := s.base.world
+	tgt := a.Target
+	after := s.Get(tgt.typ, tgt.id)
+	exists := after != nil
+	created := &changeList{world: w, byType: make([][]*Record, len(w.Types))}
+	updated := &changeList{world: w, byType: make([][]*Record, len(w.Types))}
+	deleted := &changeList{world: w, byType: make([][]*Record, len(w.Types))}
+	changedOthers := 0
+	for _, c := range s.Changes() {
+		ti := c.Type.index
+		switch {
+		case c.Before == nil:
+			created.byType[ti] = append(created.byType[ti], c.After)
+		case c.After == nil:
+			deleted.byType[ti] = append(deleted.byType[ti], c.Before)
+			if c.Type == tgt.typ && c.ID == tgt.id {
+				after = lastState(s, tgt)
+			} else {
+				changedOthers++
+			}
+		default:
+			updated.byType[ti] = append(updated.byType[ti], c.After)
+			if c.Type != tgt.typ || c.ID != tgt.id {
+				changedOthers++
+			}
+		}
+	}
+	if after == nil {
+		after = tgt
+	}
+	errs := make(map[string]int, len(w.errorCodes))
+	for _, code := range w.errorCodes {
+		errs[code] = s.errCounts[code]
+	}
+	for code, n := range s.errCounts {
+		errs[code] = n
+	}
+	ad := w.env.adapter
+	return &activation{
+		now: types.Timestamp{Time: s.Now()},
+		extra: map[string]ref.Val{
+			"target":              tgt,
+			"after":               after,
+			"exists":              types.Bool(exists),
+			"changed_others":      types.Int(changedOthers),
+			"created":             created,
+			"updated":             updated,
+			"deleted":             deleted,
+			"knows":               ad.NativeToValue(a.Knows),
+			"calls":               types.Int(s.calls),
+			"errors":              ad.NativeToValue(errs),
+			"ignored_retry_after": types.Int(s.ignoredRA),
+		},
+	}, nil
+}
+
+// lastState finds the target's state just before it was deleted: the last
+// successful write to it in the journal, or its base state.
+func lastState(s *Session, tgt *Record) *Record {
+	last := tgt
+	for _, e := range s.journal {
+		if r := e.Result.Record; r != nil && r.typ == tgt.typ && r.id == tgt.id {
+			last = r
+		}
+	}
+	return last
+}
+
+// Violation is one broken world invariant.
+type Violation struct {
+	Invariant string `json:"invariant"`
+	RecordID  string `json:"record,omitempty"`
+	Message   string `json:"message"`
+}
+
+// CheckInvariants checks the world's invariants against the records this
+// session created or changed (the base is checked once, when seeded).
+func (s *Session) CheckInvariants() ([]Violation, error) {
+	w := s.base.world
+	if len(w.Invariants) == 0 || len(s.overlay) == 0 {
+		return nil, nil
+	}
+	var out []Violation
+	changes := s.Changes()
+	act := &activation{now: types.Timestamp{Time: s.Now()}, records: &s.recView}
+	for _, inv := range w.Invariants {
+		if inv.Each == nil {
+			ok, err := inv.expr.evalBool(act)
+			if err != nil {
+				return nil, fmt.Errorf("invariant %s: %v", inv.Name, err)
+			}
+			if !ok {
+				out = append(out, Violation{Invariant: inv.Name, Message: inv.Message})
+			}
+			continue
+		}
+		for _, c := range changes {
+			if c.Type != inv.Each || c.After == nil {
+				continue
+			}
+			act.r = c.After
+			ok, err := inv.expr.evalBool(act)
+			if err != nil {
+				return nil, fmt.Errorf("invariant %s on %s %s: %v", inv.Name, c.Type.Name, c.ID, err)
+			}
+			if !ok {
+				msg, _ := parseTemplate(inv.Message)
+				out = append(out, Violation{Invariant: inv.Name, RecordID: c.ID, Message: msg.render(act)})
+			}
+		}
+	}
+	return out, nil
+}
+
+// checkInvariants checks every invariant on every seeded record.
+func (b *Base) checkInvariants() error {
+	w := b.world
+	s := b.NewSession(0, nil)
+	act := &activation{now: types.Timestamp{Time: w.Epoch}, records: &s.recView}
+	for _, inv := range w.Invariants {
+		if inv.Each == nil {
+			ok, err := inv.expr.evalBool(act)
+			if err != nil {
+				return &Problem{Pos: inv.pos, Msg: fmt.Sprintf("invariant %s: %v", inv.Name, err)}
+			}
+			if !ok {
+				return &Problem{Pos: inv.pos, Msg: fmt.Sprintf("invariant %s does not hold on the seeded state (seed %d)", inv.Name, b.seed)}
+			}
+			continue
+		}
+		for _, r := range b.recs[inv.Each.index] {
+			act.r = r
+			ok, err := inv.expr.evalBool(act)
+			if err != nil {
+				return &Problem{Pos: inv.pos, Msg: fmt.Sprintf("invariant %s on %s %s: %v", inv.Name, inv.Each.Name, r.id, err)}
+			}
+			if !ok {
+				return &Problem{Pos: inv.pos, Msg: fmt.Sprintf("invariant %s does not hold for seeded %s %s (seed %d)", inv.Name, inv.Each.Name, r.id, b.seed)}
+			}
+		}
+	}
+	return nil
+}
+
+// ChangedByOther reports whether the goal's concurrent actor wrote.
+func (a *Attempt) ChangedByOther() bool {
+	return a.session.concurrent != nil && a.session.concurrent.changedByOther
+}
+
+// String describes the attempt in one line.
+func (a *Attempt) String() string {
+	return a.Goal.Name + " → " + a.Target.typ.Name + " " + a.Target.id + " (" + strconv.Quote(a.Intent) + ")"
+}

@@ -1,0 +1,279 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+)
+
+// JournalEntry is one call as the session saw it.
+type JournalEntry struct {
+	Seq    int
+	Tool   string
+	Args   map[string]any
+	At     time.Duration // virtual time since the session started, when the call began
+	Result Result
+}
+
+// Journal returns the session's calls in order. The slice must not be
+// modified.
+func (s *Session) Journal() []JournalEntry { return s.journal }
+
+// journalLine is the NDJSON shape of one entry.
+type journalLine struct {
+	Seq        int            `json:"seq"`
+	Tool       string         `json:"tool"`
+	Args       map[string]any `json:"args"`
+	AtMS       float64        `json:"at_ms"`
+	LatencyMS  float64        `json:"latency_ms"`
+	OK         bool           `json:"ok"`
+	Fault      string         `json:"fault,omitempty"`
+	Committed  bool           `json:"committed"`
+	Replayed   bool           `json:"replayed,omitempty"`
+	Error      *ToolError     `json:"error,omitempty"`
+	RetryAfter float64        `json:"retry_after_ms,omitempty"`
+	Result     any            `json:"result,omitempty"`
+}
+
+// WriteJournal writes the journal as NDJSON, one call per line.
+func (s *Session) WriteJournal(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	for _, e := range s.journal {
+		l := journalLine{Seq: e.Seq, Tool: e.Tool, Args: e.Args, AtMS: ms(e.At), LatencyMS: ms(e.Result.Latency),
+			OK: e.Result.OK(), Fault: e.Result.Fault, Committed: e.Result.Committed, Replayed: e.Result.Replayed, Error: e.Result.Err}
+		if l.Args == nil {
+			l.Args = map[string]any{}
+		}
+		if e.Result.Err != nil {
+			l.RetryAfter = ms(e.Result.Err.RetryAfter)
+		} else {
+			l.Result = e.Result.Value()
+		}
+		if err := enc.Encode(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
+
+// SnapshotVersion is the version of the snapshot format.
+const SnapshotVersion = 1
+
+// snapshot is the JSON shape of a session's state.
+type snapshot struct {
+	Version   int                          `json:"version"`
+	World     string                       `json:"world"`
+	WorldHash string                       `json:"world_hash"`
+	Seed      uint64                       `json:"seed"`
+	Key       uint64                       `json:"key"`
+	Calls     uint64                       `json:"calls"`
+	ElapsedNS int64                        `json:"elapsed_ns"`
+	NextID    []int                        `json:"next_id,omitempty"`
+	Records   map[string][]json.RawMessage `json:"records"`
+}
+
+// StateJSON returns the session's current records as canonical JSON: types
+// in world order, records in id order, fields in declaration order. Equal
+// states give equal bytes.
+func (s *Session) StateJSON() []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"world":`)
+	b.WriteString(strconv.Quote(s.base.world.Name))
+	b.WriteString(`,"seed":`)
+	b.WriteString(strconv.FormatUint(s.base.seed, 10))
+	b.WriteString(`,"records":{`)
+	for i, t := range s.base.world.Types {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Quote(t.Name))
+		b.WriteString(":[")
+		first := true
+		s.each(t, func(r *Record) bool {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			r.appendJSON(&b)
+			return true
+		})
+		b.WriteByte(']')
+	}
+	b.WriteString("}}")
+	return b.Bytes()
+}
+
+// Snapshot saves the session (state, clock, id counters) as versioned JSON.
+func (s *Session) Snapshot() ([]byte, error) {
+	snap := snapshot{Version: SnapshotVersion, World: s.base.world.Name, WorldHash: s.base.world.Hash,
+		Seed: s.base.seed, Key: s.key, Calls: s.calls, ElapsedNS: int64(s.elapsed), NextID: s.nextID,
+		Records: map[string][]json.RawMessage{}}
+	for _, t := range s.base.world.Types {
+		recs := []json.RawMessage{}
+		s.each(t, func(r *Record) bool {
+			j, _ := r.MarshalJSON()
+			recs = append(recs, j)
+			return true
+		})
+		snap.Records[t.Name] = recs
+	}
+	return json.Marshal(snap)
+}
+
+// Restore replaces the session's state with a snapshot taken from a session
+// of the same world and seed. The journal is cleared.
+func (s *Session) Restore(data []byte) error {
+	var snap snapshot
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&snap); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	w := s.base.world
+	switch {
+	case snap.Version != SnapshotVersion:
+		return fmt.Errorf("snapshot: version %d, this herd reads version %d", snap.Version, SnapshotVersion)
+	case snap.World != w.Name || (snap.WorldHash != "" && snap.WorldHash != w.Hash):
+		return fmt.Errorf("snapshot: taken from world %s (%.12s), not %s (%.12s)", snap.World, snap.WorldHash, w.Name, w.Hash)
+	case snap.Seed != s.base.seed:
+		return fmt.Errorf("snapshot: taken at seed %d, this session's base has seed %d", snap.Seed, s.base.seed)
+	}
+	fresh := &Session{base: s.base, key: s.key, profile: s.profile, calls: snap.Calls, elapsed: time.Duration(snap.ElapsedNS)}
+	fresh.recView.s = fresh
+	if len(snap.NextID) > 0 {
+		if len(snap.NextID) != len(w.Types) {
+			return fmt.Errorf("snapshot: next_id has %d entries for %d types", len(snap.NextID), len(w.Types))
+		}
+		fresh.nextID = append([]int(nil), snap.NextID...)
+	}
+	for name := range snap.Records {
+		if w.Type(name) == nil {
+			return fmt.Errorf("snapshot: unknown record type %q", name)
+		}
+	}
+	for _, t := range w.Types {
+		seen := map[string]bool{}
+		for i, raw := range snap.Records[t.Name] {
+			r, err := decodeRecord(t, raw)
+			if err != nil {
+				return fmt.Errorf("snapshot: %s[%d]: %w", t.Name, i, err)
+			}
+			seen[r.id] = true
+			if bi, ok := s.base.index[t.index][r.id]; ok {
+				if !s.base.recs[t.index][bi].sameAs(r) {
+					fresh.put(r)
+				}
+				continue
+			}
+			fresh.put(r)
+			fresh.created = append(fresh.created, recKey{t.index, r.id})
+		}
+		for _, r := range s.base.recs[t.index] {
+			if !seen[r.id] {
+				fresh.remove(t, r.id)
+			}
+		}
+	}
+	// created must be in id order so listings match the snapshot's order.
+	sort.SliceStable(fresh.created, func(i, j int) bool {
+		a, b := fresh.created[i], fresh.created[j]
+		if a.t != b.t {
+			return a.t < b.t
+		}
+		return idLess(a.id, b.id)
+	})
+	*s = *fresh
+	s.recView.s = s
+	return nil
+}
+
+// decodeRecord parses one record of type t from its JSON.
+func decodeRecord(t *RecordType, raw json.RawMessage) (*Record, error) {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	r := &Record{typ: t, vals: make([]ref.Val, len(t.Fields))}
+	for k, v := range m {
+		f := t.byName[k]
+		if f == nil {
+			return nil, fmt.Errorf("unknown field %q", k)
+		}
+		cv, err := fieldFromJSON(f, v)
+		if err != nil {
+			return nil, fmt.Errorf("field %s: %w", k, err)
+		}
+		r.vals[f.Index] = cv
+	}
+	id, ok := r.vals[t.idField.Index].(types.String)
+	if !ok || id == "" {
+		return nil, fmt.Errorf("missing id")
+	}
+	r.id = string(id)
+	return r, nil
+}
+
+// FieldValue converts a JSON value to a field's value (for snapshots and
+// control-plane writes).
+func fieldFromJSON(f *Field, v any) (ref.Val, error) {
+	switch f.Type {
+	case FieldStr, FieldEnum, FieldRef, FieldID:
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("want a string")
+		}
+		return types.String(s), nil
+	case FieldBool:
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("want a bool")
+		}
+		return types.Bool(b), nil
+	case FieldInt:
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, fmt.Errorf("want an integer")
+		}
+		i, err := n.Int64()
+		if err != nil {
+			return nil, err
+		}
+		return types.Int(i), nil
+	case FieldFloat:
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, fmt.Errorf("want a number")
+		}
+		x, err := n.Float64()
+		if err != nil {
+			return nil, err
+		}
+		return types.Double(x), nil
+	case FieldDatetime:
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("want an RFC 3339 time")
+		}
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return nil, err
+		}
+		return types.Timestamp{Time: t.UTC()}, nil
+	}
+	return nil, fmt.Errorf("unsupported field type")
+}
+
+// BaseSnapshot saves the seeded base state (a fresh session's snapshot).
+func (b *Base) Snapshot() ([]byte, error) { return b.NewSession(0, nil).Snapshot() }

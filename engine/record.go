@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+)
+
+// Record is one record of the world. Records are immutable once stored: a
+// write makes a new Record in the session's overlay, so the base and other
+// sessions never see it. Field values are CEL values (types.String,
+// types.Int, types.Double, types.Bool, types.Timestamp), positional by
+// Field.Index; nil means absent (a nullable field without a value).
+type Record struct {
+	typ  *RecordType
+	id   string
+	vals []ref.Val
+}
+
+// RecordType returns the record's type. (Type is CEL's.)
+func (r *Record) RecordType() *RecordType { return r.typ }
+
+// ID returns the record's id.
+func (r *Record) ID() string { return r.id }
+
+// Get returns a field as a Go value: string, int64, float64, bool,
+// time.Time, or nil when absent or unknown.
+func (r *Record) Get(field string) any {
+	f := r.typ.byName[field]
+	if f == nil {
+		return nil
+	}
+	return goValue(r.vals[f.Index])
+}
+
+// Has reports whether the record has a value for field.
+func (r *Record) Has(field string) bool {
+	f := r.typ.byName[field]
+	return f != nil && r.vals[f.Index] != nil
+}
+
+// String returns a field as text (empty when absent).
+func (r *Record) String(field string) string {
+	v := r.Get(field)
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano)
+	}
+	return ""
+}
+
+// Map returns the record as a JSON-ready map (datetimes as RFC 3339).
+func (r *Record) Map() map[string]any {
+	m := make(map[string]any, len(r.vals))
+	for i, f := range r.typ.Fields {
+		if v := r.vals[i]; v != nil {
+			m[f.Name] = jsonValue(v)
+		}
+	}
+	return m
+}
+
+// MarshalJSON writes the record's fields in declaration order, so that the
+// same state always serialises to the same bytes.
+func (r *Record) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	r.appendJSON(&b)
+	return b.Bytes(), nil
+}
+
+func (r *Record) appendJSON(b *bytes.Buffer) {
+	b.WriteByte('{')
+	first := true
+	for i, f := range r.typ.Fields {
+		v := r.vals[i]
+		if v == nil {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.WriteString(strconv.Quote(f.Name))
+		b.WriteByte(':')
+		enc, _ := json.Marshal(jsonValue(v))
+		b.Write(enc)
+	}
+	b.WriteByte('}')
+}
+
+func (r *Record) sameAs(o *Record) bool {
+	if r == o {
+		return true
+	}
+	if r.typ != o.typ || r.id != o.id {
+		return false
+	}
+	for i, v := range r.vals {
+		w := o.vals[i]
+		if (v == nil) != (w == nil) {
+			return false
+		}
+		if v != nil && v.Equal(w) != types.True {
+			return false
+		}
+	}
+	return true
+}
+
+// with returns a copy of r with field i set to v.
+func (r *Record) with(i int, v ref.Val) *Record {
+	c := &Record{typ: r.typ, id: r.id, vals: make([]ref.Val, len(r.vals))}
+	copy(c.vals, r.vals)
+	c.vals[i] = v
+	return c
+}
+
+// clone returns a copy of r that may be modified before it is stored.
+func (r *Record) clone() *Record {
+	c := &Record{typ: r.typ, id: r.id, vals: make([]ref.Val, len(r.vals))}
+	copy(c.vals, r.vals)
+	return c
+}
+
+func goValue(v ref.Val) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case types.String:
+		return string(x)
+	case types.Int:
+		return int64(x)
+	case types.Double:
+		return float64(x)
+	case types.Bool:
+		return bool(x)
+	case types.Timestamp:
+		return x.Time
+	}
+	return v.Value()
+}
+
+func jsonValue(v ref.Val) any {
+	if t, ok := v.(types.Timestamp); ok {
+		return t.Time.UTC().Format(time.RFC3339Nano)
+	}
+	return goValue(v)
+}

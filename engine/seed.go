@@ -1,0 +1,323 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+
+	"github.com/herd-sh/herd/engine/entropy"
+)
+
+// Seed builds the world's base state for a seed. Every value comes from the
+// entropy funnel keyed by (seed, type), so the same seed gives the same
+// records on every machine and Go release.
+func (w *World) Seed(seed uint64) (*Base, error) {
+	b := &Base{
+		world: w,
+		seed:  seed,
+		recs:  make([][]*Record, len(w.Types)),
+		index: make([]map[string]int, len(w.Types)),
+	}
+	for _, t := range w.Types {
+		rng := entropy.NewRand(entropy.Key{Seed: seed, Purpose: entropy.Seeding}.Uint64(), entropy.Name("type:"+t.Name))
+		recs := make([]*Record, t.Count)
+		idx := make(map[string]int, t.Count)
+		for i := range recs {
+			r := &Record{typ: t, id: formatID(t.idField.Prefix, i+1), vals: make([]ref.Val, len(t.Fields))}
+			for _, f := range t.Fields {
+				r.vals[f.Index] = f.seedValue(w, b, rng, r, recs[:i])
+			}
+			recs[i] = r
+			idx[r.id] = i
+		}
+		b.recs[t.index] = recs
+		b.index[t.index] = idx
+	}
+	if err := b.checkInvariants(); err != nil {
+		return nil, err
+	}
+	b.candidates = make([][]*Record, len(w.Goals))
+	for i, g := range w.Goals {
+		c, err := g.findCandidates(b)
+		if err != nil {
+			return nil, err
+		}
+		b.candidates[i] = c
+	}
+	return b, nil
+}
+
+// formatID numbers records: prefix + at least four digits (c_0001).
+func formatID(prefix string, n int) string {
+	s := strconv.Itoa(n)
+	if len(s) < 4 {
+		s = strings.Repeat("0", 4-len(s)) + s
+	}
+	return prefix + s
+}
+
+// generator produces a seeded value for a field.
+type generator func(rng *rand.Rand, f *Field, w *World, rec *Record, earlier []*Record) ref.Val
+
+func (f *Field) seedValue(w *World, b *Base, rng *rand.Rand, rec *Record, earlier []*Record) ref.Val {
+	switch f.Type {
+	case FieldID:
+		return types.String(rec.id)
+	case FieldRef:
+		pool := b.recs[f.Ref.index]
+		if f.Ref == rec.typ {
+			pool = earlier
+		}
+		if len(pool) == 0 {
+			return nil
+		}
+		return types.String(pool[rng.IntN(len(pool))].id)
+	}
+	if f.gen != nil {
+		return f.gen(rng, f, w, rec, earlier)
+	}
+	switch f.Type {
+	case FieldEnum:
+		if f.Default != nil {
+			return celValue(f.Default)
+		}
+		return types.String(f.Values[pickWeighted(rng, f.weights())])
+	case FieldBool:
+		if f.p >= 0 {
+			return types.Bool(rng.Float64() < f.p)
+		}
+	}
+	if f.Default != nil {
+		return celValue(f.Default)
+	}
+	if f.Nullable {
+		return nil
+	}
+	switch f.Type {
+	case FieldStr:
+		return types.String("")
+	case FieldInt:
+		return types.Int(0)
+	case FieldFloat:
+		return types.Double(0)
+	case FieldBool:
+		return types.False
+	case FieldDatetime:
+		return types.Timestamp{Time: w.Epoch}
+	}
+	return nil
+}
+
+func (f *Field) weights() []float64 {
+	if len(f.enumWeights) > 0 {
+		return f.enumWeights
+	}
+	ws := make([]float64, len(f.Values))
+	for i := range ws {
+		ws[i] = 1
+	}
+	return ws
+}
+
+func pickWeighted(rng *rand.Rand, ws []float64) int {
+	total := 0.0
+	for _, w := range ws {
+		total += w
+	}
+	u := rng.Float64() * total
+	for i, w := range ws {
+		if u < w {
+			return i
+		}
+		u -= w
+	}
+	return len(ws) - 1
+}
+
+// generators maps a `gen:` name to its generator and the field types it
+// may be used on.
+var generators = map[string]struct {
+	fn    generator
+	types []FieldType
+}{
+	"person_name": {genPersonName, []FieldType{FieldStr}},
+	"first_name":  {pickFrom(firstNames), []FieldType{FieldStr}},
+	"last_name":   {pickFrom(lastNames), []FieldType{FieldStr}},
+	"email":       {genEmail, []FieldType{FieldStr}},
+	"company":     {genCompany, []FieldType{FieldStr}},
+	"city":        {pickFrom(cities), []FieldType{FieldStr}},
+	"title":       {genTitle, []FieldType{FieldStr}},
+	"word":        {pickFrom(words), []FieldType{FieldStr}},
+	"sentence":    {genSentence, []FieldType{FieldStr}},
+	"sku":         {genSKU, []FieldType{FieldStr}},
+	"path":        {genPath, []FieldType{FieldStr}},
+	"amount":      {genAmount, []FieldType{FieldInt, FieldFloat}},
+	"uniform":     {genUniform, []FieldType{FieldInt, FieldFloat}},
+	"past":        {genPast, []FieldType{FieldDatetime}},
+}
+
+func pickFrom(list []string) generator {
+	return func(rng *rand.Rand, _ *Field, _ *World, _ *Record, _ []*Record) ref.Val {
+		return types.String(list[rng.IntN(len(list))])
+	}
+}
+
+// nearName returns a near-duplicate of name: a spelling variant of the
+// first name where one is known, otherwise a middle initial.
+func nearName(rng *rand.Rand, name string) string {
+	first, rest, ok := strings.Cut(name, " ")
+	if !ok {
+		return name + "e"
+	}
+	if alt, ok := nameVariants[first]; ok {
+		return alt + " " + rest
+	}
+	return first + " " + string(rune('A'+rng.IntN(26))) + ". " + rest
+}
+
+func genPersonName(rng *rand.Rand, f *Field, _ *World, _ *Record, earlier []*Record) ref.Val {
+	if f.nearDup > 0 && len(earlier) > 0 && rng.Float64() < f.nearDup {
+		src := earlier[rng.IntN(len(earlier))].vals[f.Index]
+		if s, ok := src.(types.String); ok && s != "" {
+			return types.String(nearName(rng, string(s)))
+		}
+	}
+	return types.String(firstNames[rng.IntN(len(firstNames))] + " " + lastNames[rng.IntN(len(lastNames))])
+}
+
+func genCompany(rng *rand.Rand, f *Field, _ *World, _ *Record, earlier []*Record) ref.Val {
+	if f.nearDup > 0 && len(earlier) > 0 && rng.Float64() < f.nearDup {
+		if s, ok := earlier[rng.IntN(len(earlier))].vals[f.Index].(types.String); ok && s != "" {
+			base := strings.TrimSuffix(strings.TrimSuffix(string(s), " Inc."), " Ltd")
+			return types.String(base + []string{" Inc.", " Ltd", " Group"}[rng.IntN(3)])
+		}
+	}
+	return types.String(companyStems[rng.IntN(len(companyStems))] + " " + companyKinds[rng.IntN(len(companyKinds))])
+}
+
+func genEmail(rng *rand.Rand, f *Field, _ *World, rec *Record, _ []*Record) ref.Val {
+	local := ""
+	if f.from != nil {
+		if s, ok := rec.vals[f.from.Index].(types.String); ok {
+			local = emailLocal(string(s))
+		}
+	}
+	if local == "" {
+		local = strings.ToLower(firstNames[rng.IntN(len(firstNames))]) + "." + strings.ToLower(lastNames[rng.IntN(len(lastNames))])
+	}
+	// A number keeps near-duplicate people's addresses distinct.
+	if rng.IntN(3) == 0 {
+		local += strconv.Itoa(rng.IntN(90) + 10)
+	}
+	return types.String(local + "@" + emailDomains[rng.IntN(len(emailDomains))])
+}
+
+func emailLocal(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteByte('.')
+		}
+	}
+	return strings.Trim(strings.ReplaceAll(b.String(), "..", "."), ".")
+}
+
+func genTitle(rng *rand.Rand, _ *Field, _ *World, _ *Record, _ []*Record) ref.Val {
+	return types.String(titleAdjs[rng.IntN(len(titleAdjs))] + " " + titleNouns[rng.IntN(len(titleNouns))])
+}
+
+func genSentence(rng *rand.Rand, _ *Field, _ *World, _ *Record, _ []*Record) ref.Val {
+	n := 5 + rng.IntN(6)
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = words[rng.IntN(len(words))]
+	}
+	s := strings.Join(parts, " ")
+	return types.String(strings.ToUpper(s[:1]) + s[1:] + ".")
+}
+
+func genSKU(rng *rand.Rand, _ *Field, _ *World, _ *Record, _ []*Record) ref.Val {
+	return types.String(fmt.Sprintf("%c%c-%04d", 'A'+rng.IntN(26), 'A'+rng.IntN(26), rng.IntN(10000)))
+}
+
+func genPath(rng *rand.Rand, _ *Field, _ *World, _ *Record, _ []*Record) ref.Val {
+	dir := pathDirs[rng.IntN(len(pathDirs))]
+	name := strings.ToLower(strings.ReplaceAll(titleNouns[rng.IntN(len(titleNouns))], " ", "-"))
+	ext := []string{".pdf", ".docx", ".csv", ".md", ".json"}[rng.IntN(5)]
+	return types.String(fmt.Sprintf("%s/%d/%s-%d%s", dir, 2024+rng.IntN(3), name, rng.IntN(100), ext))
+}
+
+func bounds(f *Field) (lo, hi float64) {
+	lo, hi = 0, 100
+	if f.Min != nil {
+		lo = *f.Min
+	}
+	if f.Max != nil {
+		hi = *f.Max
+	}
+	return lo, hi
+}
+
+func genAmount(rng *rand.Rand, f *Field, w *World, rec *Record, e []*Record) ref.Val {
+	lo, hi := bounds(f)
+	if f.Type == FieldFloat {
+		return types.Double(float64(int((lo+rng.Float64()*(hi-lo))*100)) / 100)
+	}
+	v := int64(lo) + rng.Int64N(int64(hi-lo)+1)
+	if hi >= 1000 {
+		v = v / 100 * 100
+		if v < int64(lo) {
+			v = int64(lo)
+		}
+	}
+	return types.Int(v)
+}
+
+func genUniform(rng *rand.Rand, f *Field, _ *World, _ *Record, _ []*Record) ref.Val {
+	lo, hi := bounds(f)
+	if f.Type == FieldFloat {
+		return types.Double(lo + rng.Float64()*(hi-lo))
+	}
+	return types.Int(int64(lo) + rng.Int64N(int64(hi-lo)+1))
+}
+
+func genPast(rng *rand.Rand, f *Field, w *World, _ *Record, _ []*Record) ref.Val {
+	days := f.maxDays
+	if days <= 0 {
+		days = 365
+	}
+	secs := rng.Int64N(int64(days) * 86400)
+	return types.Timestamp{Time: w.Epoch.Add(-time.Duration(secs) * time.Second)}
+}
+
+// The word lists are small on purpose: enough variety for realistic data
+// and for near-duplicates to matter, small enough to embed and audit.
+var (
+	firstNames = []string{"Ada", "Alan", "Grace", "John", "Katherine", "Steven", "Sarah", "Anne", "Michael",
+		"Philip", "Jeffrey", "Eric", "Brian", "Claire", "Mark", "Jacob", "Maria", "Wei", "Priya", "Omar",
+		"Lena", "Tomás", "Yuki", "Fatima", "Noah", "Olivia", "Liam", "Emma", "Lucas", "Mia", "Ivan", "Zara"}
+	nameVariants = map[string]string{"John": "Jon", "Katherine": "Catherine", "Steven": "Stephen", "Sarah": "Sara",
+		"Anne": "Ann", "Michael": "Micheal", "Philip": "Phillip", "Jeffrey": "Geoffrey", "Eric": "Erik",
+		"Brian": "Bryan", "Claire": "Clare", "Mark": "Marc", "Jacob": "Jakob", "Alan": "Allan", "Maria": "Marie"}
+	lastNames = []string{"Lovelace", "Turing", "Hopper", "Smith", "Johnson", "Nguyen", "Garcia", "Müller", "Rossi",
+		"Kowalski", "Okafor", "Tanaka", "Patel", "Haddad", "Silva", "Andersen", "Brown", "Dubois", "Ivanova",
+		"Kim", "Larsen", "Moreau", "Novak", "Reyes", "Schmidt", "Weber", "Young", "Zhang"}
+	companyStems = []string{"Acme", "Globex", "Initech", "Umbrella", "Stark", "Wayne", "Hooli", "Vandelay",
+		"Soylent", "Cyberdyne", "Tyrell", "Wonka", "Pied Piper", "Aperture", "Massive Dynamic", "Oscorp"}
+	companyKinds = []string{"Inc.", "Ltd", "GmbH", "Labs", "Systems", "Partners", "Logistics", "Foods"}
+	emailDomains = []string{"example.com", "example.org", "example.net", "mail.example", "corp.example"}
+	cities       = []string{"Lisbon", "Osaka", "Lagos", "Toronto", "Berlin", "Lima", "Pune", "Austin", "Oslo", "Nairobi"}
+	titleAdjs    = []string{"Quarterly", "Annual", "Draft", "Final", "Revised", "Team", "Project", "Customer", "Board", "Weekly"}
+	titleNouns   = []string{"Report", "Budget", "Plan", "Minutes", "Roadmap", "Invoice", "Contract", "Summary", "Forecast", "Review"}
+	words        = []string{"order", "shipping", "invoice", "account", "update", "meeting", "delivery", "thanks",
+		"question", "payment", "receipt", "schedule", "review", "follow", "request", "support"}
+	pathDirs = []string{"reports", "contracts", "finance", "hr", "projects", "public", "archive"}
+)

@@ -1,0 +1,301 @@
+package engine
+
+import (
+	"maps"
+	"slices"
+	"sort"
+	"time"
+)
+
+// Base is a world's seeded state: immutable after Seed returns, shared by
+// every session built on it.
+type Base struct {
+	world *World
+	seed  uint64
+	recs  [][]*Record      // per type, in id order
+	index []map[string]int // per type: id → position in recs
+	// goal candidates are computed once per base (they only read it).
+	candidates [][]*Record
+}
+
+// World returns the world this base was seeded from.
+func (b *Base) World() *World { return b.world }
+
+// Seed returns the seed this base was built with.
+func (b *Base) Seed() uint64 { return b.seed }
+
+// Records returns the seeded records of a type, in id order. The slice must
+// not be modified.
+func (b *Base) Records(t *RecordType) []*Record { return b.recs[t.index] }
+
+// recKey addresses a record across types.
+type recKey struct {
+	t  int
+	id string
+}
+
+// Session is one agent's (or one MCP client's) view of the world: the base
+// plus a copy-on-write overlay of its own changes. A session is used by one
+// goroutine at a time.
+type Session struct {
+	base    *Base
+	key     uint64
+	profile *FaultProfile
+
+	overlay map[recKey]*Record // nil value: deleted
+	created []recKey           // creation order
+	nextID  []int              // per type; nil until the first create
+
+	calls      uint64
+	elapsed    time.Duration
+	journal    []JournalEntry
+	idem       map[string]Result
+	retryUntil map[int]time.Duration // tool index → virtual time the rate limit lifts
+	ignoredRA  int
+	errCounts  map[string]int
+
+	concurrent *pendingConcurrent
+	recView    recordsView
+}
+
+// NewSession starts a session on the base with no changes. key separates
+// the session's dice from every other session's; profile may be nil (no
+// faults). It costs one allocation: the overlay is made on the first write.
+func (b *Base) NewSession(key uint64, profile *FaultProfile) *Session {
+	s := &Session{base: b, key: key, profile: profile}
+	s.recView.s = s
+	return s
+}
+
+// Key returns the session key.
+func (s *Session) Key() uint64 { return s.key }
+
+// Base returns the base the session was started on.
+func (s *Session) Base() *Base { return s.base }
+
+// World returns the session's world.
+func (s *Session) World() *World { return s.base.world }
+
+// Profile returns the active fault profile (nil: none).
+func (s *Session) Profile() *FaultProfile { return s.profile }
+
+// SetProfile switches the fault profile for later calls.
+func (s *Session) SetProfile(p *FaultProfile) { s.profile = p }
+
+// Fork returns an independent copy of the session under a new key. The base
+// is shared; only the overlay's index is copied (records are immutable), so
+// forking a fresh session allocates nothing but the new Session.
+func (s *Session) Fork(key uint64) *Session {
+	f := &Session{
+		base:       s.base,
+		key:        key,
+		profile:    s.profile,
+		calls:      s.calls,
+		elapsed:    s.elapsed,
+		ignoredRA:  s.ignoredRA,
+		concurrent: s.concurrent.clone(),
+	}
+	f.recView.s = f
+	if s.overlay != nil {
+		f.overlay = maps.Clone(s.overlay)
+		f.created = slices.Clone(s.created)
+		f.nextID = slices.Clone(s.nextID)
+	}
+	if s.journal != nil {
+		f.journal = slices.Clone(s.journal)
+	}
+	if s.idem != nil {
+		f.idem = maps.Clone(s.idem)
+	}
+	if s.retryUntil != nil {
+		f.retryUntil = maps.Clone(s.retryUntil)
+	}
+	if s.errCounts != nil {
+		f.errCounts = maps.Clone(s.errCounts)
+	}
+	return f
+}
+
+// Reset drops every change, the journal and the clock: the session is as
+// new, on the same base and key.
+func (s *Session) Reset() {
+	*s = Session{base: s.base, key: s.key, profile: s.profile}
+	s.recView.s = s
+}
+
+// Now returns the session's virtual time.
+func (s *Session) Now() time.Time { return s.base.world.Epoch.Add(s.elapsed) }
+
+// Elapsed returns virtual time since the session started.
+func (s *Session) Elapsed() time.Duration { return s.elapsed }
+
+// Sleep advances the virtual clock (an agent waiting out a retry-after).
+func (s *Session) Sleep(d time.Duration) {
+	if d > 0 {
+		s.elapsed += d
+	}
+}
+
+// Calls returns how many calls the session has made.
+func (s *Session) Calls() int { return int(s.calls) }
+
+// Get returns the current record of type t with id, or nil.
+func (s *Session) Get(t *RecordType, id string) *Record {
+	if s.overlay != nil {
+		if r, ok := s.overlay[recKey{t.index, id}]; ok {
+			return r
+		}
+	}
+	if i, ok := s.base.index[t.index][id]; ok {
+		return s.base.recs[t.index][i]
+	}
+	return nil
+}
+
+// Lookup is Get by type name; nil when either is unknown.
+func (s *Session) Lookup(typeName, id string) *Record {
+	t := s.base.world.Type(typeName)
+	if t == nil {
+		return nil
+	}
+	return s.Get(t, id)
+}
+
+// List returns the current records of a type in id order.
+func (s *Session) List(t *RecordType) []*Record { return s.list(t) }
+
+func (s *Session) list(t *RecordType) []*Record {
+	base := s.base.recs[t.index]
+	if s.overlay == nil {
+		return base
+	}
+	out := make([]*Record, 0, len(base)+len(s.created))
+	for _, r := range base {
+		if o, ok := s.overlay[recKey{t.index, r.id}]; ok {
+			if o != nil {
+				out = append(out, o)
+			}
+			continue
+		}
+		out = append(out, r)
+	}
+	for _, k := range s.created {
+		if k.t != t.index {
+			continue
+		}
+		if r := s.overlay[k]; r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// each calls fn for every current record of t in id order, without
+// building a slice.
+func (s *Session) each(t *RecordType, fn func(*Record) bool) {
+	for _, r := range s.base.recs[t.index] {
+		if s.overlay != nil {
+			if o, ok := s.overlay[recKey{t.index, r.id}]; ok {
+				if o == nil {
+					continue
+				}
+				r = o
+			}
+		}
+		if !fn(r) {
+			return
+		}
+	}
+	for _, k := range s.created {
+		if k.t != t.index {
+			continue
+		}
+		if r := s.overlay[k]; r != nil && !fn(r) {
+			return
+		}
+	}
+}
+
+// put stores a record in the overlay.
+func (s *Session) put(r *Record) {
+	if s.overlay == nil {
+		s.overlay = make(map[recKey]*Record, 4)
+	}
+	s.overlay[recKey{r.typ.index, r.id}] = r
+}
+
+// remove deletes a record in the overlay.
+func (s *Session) remove(t *RecordType, id string) {
+	if s.overlay == nil {
+		s.overlay = make(map[recKey]*Record, 4)
+	}
+	s.overlay[recKey{t.index, id}] = nil
+}
+
+// newID returns the next id of type t in this session.
+func (s *Session) newID(t *RecordType) string {
+	if s.nextID == nil {
+		s.nextID = make([]int, len(s.base.world.Types))
+		for i, rt := range s.base.world.Types {
+			s.nextID[i] = len(s.base.recs[i]) + 1
+			_ = rt
+		}
+	}
+	n := s.nextID[t.index]
+	s.nextID[t.index]++
+	return formatID(t.idField.Prefix, n)
+}
+
+// Change is one record a session created, updated or deleted.
+type Change struct {
+	Type   *RecordType
+	ID     string
+	Before *Record // nil when created
+	After  *Record // nil when deleted
+}
+
+// Changes lists what the session changed relative to its base, by type then
+// id. A record written back to its base value is not a change; a record
+// created and then deleted in the same session is not either.
+func (s *Session) Changes() []Change {
+	if len(s.overlay) == 0 {
+		return nil
+	}
+	out := make([]Change, 0, len(s.overlay))
+	for k, r := range s.overlay {
+		t := s.base.world.Types[k.t]
+		var before *Record
+		if i, ok := s.base.index[k.t][k.id]; ok {
+			before = s.base.recs[k.t][i]
+		}
+		switch {
+		case before == nil && r == nil:
+			continue
+		case before != nil && r != nil && before.sameAs(r):
+			continue
+		}
+		out = append(out, Change{Type: t, ID: k.id, Before: before, After: r})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Type.index != out[j].Type.index {
+			return out[i].Type.index < out[j].Type.index
+		}
+		return idLess(out[i].ID, out[j].ID)
+	})
+	return out
+}
+
+// idLess orders ids as seeding numbered them: shorter first, then bytes.
+func idLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+// ErrorCounts returns how many times each error code was returned to the
+// session's caller (faults included).
+func (s *Session) ErrorCounts() map[string]int { return s.errCounts }
+
+// IgnoredRetryAfter counts calls made to a tool before its retry-after passed.
+func (s *Session) IgnoredRetryAfter() int { return s.ignoredRA }

@@ -1,0 +1,258 @@
+// Package engine is herd's deterministic world engine: world files, seeded
+// immutable base states, copy-on-write sessions, tool dispatch with CEL
+// rules, injected faults, the journal and snapshots. It knows nothing of MCP,
+// personas or reports; everything above it calls Session.Call.
+package engine
+
+import (
+	"time"
+
+	"cel.dev/cel-go/cel"
+)
+
+// FieldType is the type of a record field.
+type FieldType int
+
+// Field types, as written in world files.
+const (
+	FieldStr FieldType = iota
+	FieldInt
+	FieldFloat
+	FieldBool
+	FieldDatetime
+	FieldEnum
+	FieldRef
+	FieldID
+)
+
+var fieldTypeNames = []string{"str", "int", "float", "bool", "datetime", "enum", "ref", "id"}
+
+func (t FieldType) String() string { return fieldTypeNames[t] }
+
+// Field is one field of a record type.
+type Field struct {
+	Name     string
+	Type     FieldType
+	Index    int         // position in Record values
+	Ref      *RecordType // for ref fields
+	Values   []string    // for enum fields
+	Nullable bool
+	Default  any      // Go value (string, int64, float64, bool, time.Time) or nil
+	Min, Max *float64 // bounds for int/float fields, checked on writes
+	Prefix   string   // for the id field
+
+	gen         generator
+	p           float64 // bool: probability of true when seeding; -1 unset
+	enumWeights []float64
+	nearDup     float64
+	from        *Field // gen: email derives from this field
+	maxDays     int
+	pos         Pos
+	celType     *cel.Type
+}
+
+// RecordType is a kind of record (contact, charge, order…).
+type RecordType struct {
+	Name   string
+	Fields []*Field
+	Count  int // seeded records
+
+	index   int // position in World.Types
+	byName  map[string]*Field
+	idField *Field
+	celName string
+	pos     Pos
+}
+
+// Field returns the named field or nil.
+func (t *RecordType) Field(name string) *Field { return t.byName[name] }
+
+// ToolKind is what a tool does to its record type.
+type ToolKind string
+
+// Tool kinds.
+const (
+	KindGet    ToolKind = "get"
+	KindList   ToolKind = "list"
+	KindCreate ToolKind = "create"
+	KindUpdate ToolKind = "update"
+	KindDelete ToolKind = "delete"
+	KindCustom ToolKind = "custom"
+)
+
+// Annotations are the MCP tool hints.
+type Annotations struct {
+	ReadOnly    bool `json:"readOnlyHint"`
+	Destructive bool `json:"destructiveHint"`
+	Idempotent  bool `json:"idempotentHint"`
+	OpenWorld   bool `json:"openWorldHint"`
+}
+
+// ParamType is the type of a tool parameter.
+type ParamType string
+
+// Parameter types.
+const (
+	ParamStr   ParamType = "str"
+	ParamInt   ParamType = "int"
+	ParamFloat ParamType = "float"
+	ParamBool  ParamType = "bool"
+	ParamEnum  ParamType = "enum"
+)
+
+// Param is one parameter of a tool.
+type Param struct {
+	Name        string
+	Type        ParamType
+	Required    bool
+	Default     any // Go value or nil
+	Min, Max    *float64
+	Values      []string // enum values
+	Description string
+	Field       *Field // the record field this param reads or writes, if any
+
+	index   int
+	celType *cel.Type
+}
+
+// Tool is something an agent can call.
+type Tool struct {
+	Name        string
+	Kind        ToolKind
+	Record      *RecordType // nil for a custom tool without a record
+	Key         string      // the param that selects the target record, "" when none
+	Params      []*Param
+	Annotations Annotations
+	Idempotency string // the idempotency-key param, "" when none
+
+	descriptions map[string]string
+	variants     []string
+	byName       map[string]*Param
+	when         []*precondition
+	effects      []*effect
+	include      []includeFlag
+	search       *searchRule
+	limit        int
+	limitParam   *Param
+	index        int
+	argsCelName  string
+	errorCodes   []string
+	pos          Pos
+}
+
+// Description returns the tool's description under a variant, or under the
+// world's first variant when the tool has none by that name.
+func (t *Tool) Description(variant string) string {
+	if d, ok := t.descriptions[variant]; ok {
+		return d
+	}
+	return t.descriptions[t.variants[0]]
+}
+
+// Variants lists the description variants this tool has, in file order.
+func (t *Tool) Variants() []string { return t.variants }
+
+// Param returns the named parameter or nil.
+func (t *Tool) Param(name string) *Param { return t.byName[name] }
+
+// Writes reports whether a successful call can change the world.
+func (t *Tool) Writes() bool { return t.Kind != KindGet && t.Kind != KindList }
+
+// Severity is how bad an outcome is.
+type Severity string
+
+// Severities, from good to bad.
+const (
+	SeverityOK      Severity = "ok"
+	SeverityFailed  Severity = "failed"
+	SeverityHarmful Severity = "harmful"
+)
+
+// OutcomeClass is one class a goal's end state can fall into.
+type OutcomeClass struct {
+	Class    string
+	Severity Severity
+
+	when *program
+}
+
+// Invariant is a consistency rule of the world.
+type Invariant struct {
+	Name    string
+	Each    *RecordType // nil for a whole-state invariant
+	Message string
+
+	expr *program
+	pos  Pos
+}
+
+// Goal is a task agents are given, and how its end state is judged.
+type Goal struct {
+	Name      string
+	Intent    string // the template, with {{target.x}} / {{knows.x}} placeholders
+	Target    *RecordType
+	KnowsKeys []string // in file order
+	Outcomes  []*OutcomeClass
+
+	where      *program
+	knows      []*program
+	concurrent *concurrent
+	pos        Pos
+}
+
+type concurrent struct {
+	afterCalls int
+	set        []fieldAssign
+}
+
+// World is a loaded, compiled world file. It is immutable and safe to share
+// between goroutines; seeded states come from Seed.
+type World struct {
+	Name        string
+	Description string
+	Version     int
+	DefaultSeed uint64
+	Epoch       time.Time
+	Variants    []string
+	Types       []*RecordType
+	Tools       []*Tool
+	Goals       []*Goal
+	Profiles    []*FaultProfile // "none" first, then file order (built-in defaults where the file has none)
+	Invariants  []*Invariant
+	Lexicon     map[string][]string
+	File        string // the name errors are reported against ("crm.yaml", "mock:crm")
+	Hash        string // sha256 of the source, hex
+	Source      []byte
+
+	typeByName    map[string]*RecordType
+	toolByName    map[string]*Tool
+	goalByName    map[string]*Goal
+	profileByName map[string]*FaultProfile
+	errorCodes    []string // every error code a call can return, sorted
+	env           *celEnv
+}
+
+// Type returns the named record type or nil.
+func (w *World) Type(name string) *RecordType { return w.typeByName[name] }
+
+// Tool returns the named tool or nil.
+func (w *World) Tool(name string) *Tool { return w.toolByName[name] }
+
+// Goal returns the named goal or nil.
+func (w *World) Goal(name string) *Goal { return w.goalByName[name] }
+
+// Profile returns the named fault profile or nil.
+func (w *World) Profile(name string) *FaultProfile { return w.profileByName[name] }
+
+// ErrorCodes lists every error code a call into this world can return.
+func (w *World) ErrorCodes() []string { return w.errorCodes }
+
+// HasVariant reports whether name is one of the world's description variants.
+func (w *World) HasVariant(name string) bool {
+	for _, v := range w.Variants {
+		if v == name {
+			return true
+		}
+	}
+	return false
+}
