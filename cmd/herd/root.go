@@ -78,6 +78,9 @@ they did to the world, and reports how ready the tools are for real agents.
 // commands lists the subcommand constructors. One line per command file.
 var commands = []func(*streams) *cobra.Command{
 	newVersionCmd,
+	newReportCmd,
+	newDiffCmd,
+	newMergeCmd,
 }
 
 // run executes herd with args and returns the process exit code.

@@ -1,0 +1,116 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// DiffJSON writes the diff report as indented JSON.
+func DiffJSON(w io.Writer, d *DiffReport) error { return encode(w, d, true) }
+
+// notable are the rows worth a line: every significant change (after
+// correction), regressions first, then by adjusted p.
+func (d *DiffReport) notable() []DiffRow {
+	var out []DiffRow
+	for _, r := range d.Rows {
+		if r.PAdjusted < d.Alpha {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b DiffRow) int {
+		if a.Regression != b.Regression {
+			if a.Regression {
+				return -1
+			}
+			return 1
+		}
+		switch {
+		case a.PAdjusted < b.PAdjusted:
+			return -1
+		case a.PAdjusted > b.PAdjusted:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+func (d *DiffReport) verdictLine() string {
+	if d.Regressions == 0 {
+		return fmt.Sprintf("No regression: no rate got significantly worse by %s points or more.", Pct(d.MinEffect))
+	}
+	noun := "rates"
+	if d.Regressions == 1 {
+		noun = "rate"
+	}
+	return fmt.Sprintf("REGRESSION: %d %s got significantly worse by %s points or more.", d.Regressions, noun, Pct(d.MinEffect))
+}
+
+func (d *DiffReport) rowCells(r DiffRow) []string {
+	mark := "changed"
+	switch {
+	case r.Regression:
+		mark = "REGRESSION"
+	case r.Worse:
+		mark = "worse (small)"
+	case r.Diff != 0:
+		mark = "better"
+	}
+	return []string{mark, r.Label(), r.Wording(), RateText(r.Base.Rate()), RateText(r.Head.Rate()),
+		DiffText(r.Diff, r.CI), PText(r.PAdjusted)}
+}
+
+var diffHeader = []string{"CHANGE", "RATE", "WORDING", "BASE", "HEAD", "HEAD − BASE [95% CI]", "P (HOLM)"}
+
+// DiffTerminal writes the diff as text: the verdict, then every significant
+// change as a table.
+func DiffTerminal(w io.Writer, d *DiffReport, plain bool) error {
+	t := &termWriter{w: w, plain: plain}
+	t.printf("herd diff — base %s seed %d (%s) vs head %s seed %d (%s)\n",
+		d.Base.World, d.Base.Seed, shortHash(d.Base.Fingerprint), d.Head.World, d.Head.Seed, shortHash(d.Head.Fingerprint))
+	t.printf("test: %s\n\n%s\n", d.Test, d.verdictLine())
+	rows := d.notable()
+	var cells [][]string
+	for _, r := range rows {
+		cells = append(cells, d.rowCells(r))
+	}
+	t.table(diffHeader, cells, 3, 4, 5, 6)
+	t.printf("%d of %d rates compared changed significantly.\n", len(rows), len(d.Rows))
+	return t.err
+}
+
+// DiffMarkdown writes the diff for a PR comment.
+func DiffMarkdown(w io.Writer, d *DiffReport) error {
+	var b strings.Builder
+	icon := "✅"
+	if d.Regressions > 0 {
+		icon = "❌"
+	}
+	fmt.Fprintf(&b, "## %s herd diff\n\n%s\n\n", icon, d.verdictLine())
+	fmt.Fprintf(&b, "Base: %s, seed %d, %s agents (`%s`) · Head: %s, seed %d, %s agents (`%s`)  \nTest: %s.\n\n",
+		d.Base.World, d.Base.Seed, Thousands(int64(d.Base.Agents)), shortHash(d.Base.Fingerprint),
+		d.Head.World, d.Head.Seed, Thousands(int64(d.Head.Agents)), shortHash(d.Head.Fingerprint), d.Test)
+	rows := d.notable()
+	if len(rows) > 0 {
+		b.WriteString("| Change | Rate | Wording | Base | Head | Head − Base [95% CI] | p (Holm) |\n")
+		b.WriteString("| --- | --- | --- | ---: | ---: | ---: | ---: |\n")
+		const maxRows = 200 // keeps the comment well under GitHub's limit
+		for i, r := range rows {
+			if i == maxRows {
+				fmt.Fprintf(&b, "\n_Showing %d of %d significant changes; `herd diff --format json` lists them all._\n", maxRows, len(rows))
+				break
+			}
+			cells := d.rowCells(r)
+			for i := range cells {
+				cells[i] = markdownCell(cells[i])
+			}
+			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%d of %d rates compared changed significantly.\n", len(rows), len(d.Rows))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
