@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
@@ -145,6 +147,7 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 			// Fall through to execute and commit; the caller sees a timeout.
 		case CodeRateLimited:
 			ra := fault.RetryAfter
+			s.own(sharedRetry)
 			if s.retryUntil == nil {
 				s.retryUntil = map[int]time.Duration{}
 			}
@@ -177,6 +180,7 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 	res.Committed = t.Writes()
 	if t.Idempotency != "" {
 		if k := av.vals[t.byName[t.Idempotency].index]; k != nil {
+			s.own(sharedIdem)
 			if s.idem == nil {
 				s.idem = map[string]Result{}
 			}
@@ -200,7 +204,10 @@ type callOutput struct {
 // execute runs the tool's kind, preconditions and effects inside tx.
 func (s *Session) execute(t *Tool, av *argValues, tx *txn) (callOutput, *ToolError) {
 	var out callOutput
-	act := &activation{args: av, now: types.Timestamp{Time: s.Now()}, records: &s.recView}
+	// The session's scratch activation: calls on a session do not overlap,
+	// and nothing keeps it after the call.
+	act := &s.act
+	*act = activation{args: av, clock: s.Now(), hasClock: true, records: &s.recView}
 
 	var target *Record
 	if t.Key != "" && t.Record != nil {
@@ -232,7 +239,7 @@ func (s *Session) execute(t *Tool, av *argValues, tx *txn) (callOutput, *ToolErr
 		out.record = target
 		return out, nil
 	case KindCreate:
-		rec := &Record{typ: t.Record, id: s.newID(t.Record), vals: make([]ref.Val, len(t.Record.Fields))}
+		rec := newRecord(t.Record, s.newID(t.Record))
 		rec.vals[t.Record.idField.Index] = types.String(rec.id)
 		for _, f := range t.Record.Fields {
 			if f.Type != FieldID && f.Default != nil {
@@ -283,7 +290,7 @@ func (s *Session) execute(t *Tool, av *argValues, tx *txn) (callOutput, *ToolErr
 			out.record = nil
 		}
 	}
-	if err := tx.checkBounds(); err != nil {
+	if err := tx.checkWrites(); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -371,7 +378,7 @@ func containsFold(s, lowerQuery string) bool {
 // validate checks args against the tool's params and converts them to CEL
 // values, applying defaults.
 func (t *Tool) validate(args map[string]any) (*argValues, *ToolError) {
-	av := &argValues{tool: t, vals: make([]ref.Val, len(t.Params))}
+	av := newArgValues(t)
 	for name, raw := range args {
 		p := t.byName[name]
 		if p == nil {
@@ -401,6 +408,22 @@ func (t *Tool) validate(args map[string]any) (*argValues, *ToolError) {
 	return av, nil
 }
 
+// argValuesInline holds a few params' values in the same allocation as
+// the argValues: most tools have fewer than eight params.
+type argValuesInline struct {
+	argValues
+	buf [8]ref.Val
+}
+
+func newArgValues(t *Tool) *argValues {
+	if n := len(t.Params); n <= len(argValuesInline{}.buf) {
+		in := &argValuesInline{argValues: argValues{tool: t}}
+		in.vals = in.buf[:n]
+		return &in.argValues
+	}
+	return &argValues{tool: t, vals: make([]ref.Val, len(t.Params))}
+}
+
 func invalidArg(format string, a ...any) *ToolError {
 	return &ToolError{Code: CodeInvalidArgument, Message: fmt.Sprintf(format, a...)}
 }
@@ -414,9 +437,10 @@ func (t *Tool) paramNames() []string {
 	return names
 }
 
-// maxStringArg bounds any string argument: a world's records are small, and
-// an agent sending megabytes is an attack or a bug.
-const maxStringArg = 10_000
+// maxStoredString bounds any string argument and any string a record holds:
+// a world's records are small, and an agent sending megabytes is an attack
+// or a bug. The static cost estimate of rules (sizeBounds) relies on it.
+const maxStoredString = 10_000
 
 // convert checks one argument against the param and returns its CEL value.
 func (p *Param) convert(raw any) (ref.Val, error) {
@@ -426,17 +450,20 @@ func (p *Param) convert(raw any) (ref.Val, error) {
 		if !ok {
 			return nil, fmt.Errorf("want a string, got %s", jsonKind(raw))
 		}
-		if len(s) > maxStringArg {
-			return nil, fmt.Errorf("too long: %d bytes (at most %d)", len(s), maxStringArg)
+		if len(s) > maxStoredString {
+			return nil, fmt.Errorf("too long: %d bytes (at most %d)", len(s), maxStoredString)
 		}
 		if p.Type == ParamEnum && !contains(p.Values, s) {
 			return nil, fmt.Errorf("%q is not one of %s", s, strings.Join(p.Values, ", "))
 		}
 		if p.Type == ParamStr {
-			if p.Min != nil && float64(len(s)) < *p.Min {
+			// Characters, not bytes: JSON Schema's minLength/maxLength
+			// count code points, and InputSchema promises the same rule.
+			n := float64(utf8.RuneCountInString(s))
+			if p.Min != nil && n < *p.Min {
 				return nil, fmt.Errorf("shorter than %g characters", *p.Min)
 			}
-			if p.Max != nil && float64(len(s)) > *p.Max {
+			if p.Max != nil && n > *p.Max {
 				return nil, fmt.Errorf("longer than %g characters", *p.Max)
 			}
 		}
@@ -459,6 +486,17 @@ func (p *Param) convert(raw any) (ref.Val, error) {
 				return nil, fmt.Errorf("want a whole number, got %v", x)
 			}
 			n = int64(x)
+		case json.Number:
+			if i, err := x.Int64(); err == nil {
+				n = i
+				break
+			}
+			// "1e3" is a whole number too; Int64 only parses digits.
+			f, err := x.Float64()
+			if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+				return nil, fmt.Errorf("want a whole number, got %s", x)
+			}
+			n = int64(f)
 		default:
 			return nil, fmt.Errorf("want a whole number, got %s", jsonKind(raw))
 		}
@@ -475,6 +513,12 @@ func (p *Param) convert(raw any) (ref.Val, error) {
 			f = float64(x)
 		case float64:
 			f = x
+		case json.Number:
+			v, err := x.Float64()
+			if err != nil {
+				return nil, fmt.Errorf("want a number, got %s", x)
+			}
+			f = v
 		default:
 			return nil, fmt.Errorf("want a number, got %s", jsonKind(raw))
 		}
@@ -505,7 +549,7 @@ func jsonKind(v any) string {
 		return "a string"
 	case bool:
 		return "a boolean"
-	case float64, int, int64:
+	case float64, int, int64, json.Number:
 		return "a number"
 	case []any:
 		return "a list"
@@ -546,6 +590,7 @@ func celValue(v any) ref.Val {
 // record adds a call to the journal and counts its error.
 func (s *Session) record(idx uint64, start time.Duration, args map[string]any, res *Result) {
 	if res.Err != nil {
+		s.own(sharedErrCounts)
 		if s.errCounts == nil {
 			s.errCounts = map[string]int{}
 		}
@@ -556,8 +601,8 @@ func (s *Session) record(idx uint64, start time.Duration, args map[string]any, r
 
 // afterCall lets a goal's concurrent actor write, when its turn has come.
 func (s *Session) afterCall() {
-	c := s.concurrent
-	if c == nil || c.done || int(s.calls) < c.spec.afterCalls {
+	c := &s.concurrent
+	if c.spec == nil || c.done || int(s.calls) < c.spec.afterCalls {
 		return
 	}
 	c.done = true
@@ -565,12 +610,13 @@ func (s *Session) afterCall() {
 	if cur == nil {
 		return
 	}
-	act := &activation{r: cur, now: types.Timestamp{Time: s.Now()}, records: &s.recView}
+	act := &s.act
+	*act = activation{r: cur, clock: s.Now(), hasClock: true, records: &s.recView}
 	rec := cur.clone()
 	for _, a := range c.spec.set {
 		v, err := a.expr.eval(act)
-		if err != nil {
-			return
+		if err != nil || checkFieldValue(rec, a.field, v) != nil {
+			return // the other actor's write is refused like any other
 		}
 		rec.vals[a.field.Index] = v
 	}

@@ -3,10 +3,15 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
+	"regexp"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/cost"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/common/types/traits"
@@ -170,6 +175,21 @@ func newCelEnv(w *World) (*celEnv, error) {
 	env, err := cel.NewEnv(
 		cel.CustomTypeProvider(&celProvider{e: e, next: types.NewEmptyRegistry()}),
 		ext.Strings(),
+		// Rebind replace (same overload ids and signatures, so only the
+		// implementation changes) to refuse before allocating a result
+		// bigger than maxRuleString: its output is quadratic in its input,
+		// and cel-go charges the cost only after the call returns.
+		cel.Function("replace",
+			cel.MemberOverload("string_replace_string_string",
+				[]*cel.Type{cel.StringType, cel.StringType, cel.StringType}, cel.StringType,
+				cel.FunctionBinding(func(args ...ref.Val) ref.Val { return boundedReplace(args[0], args[1], args[2], -1) })),
+			cel.MemberOverload("string_replace_string_string_int",
+				[]*cel.Type{cel.StringType, cel.StringType, cel.StringType, cel.IntType}, cel.StringType,
+				cel.FunctionBinding(func(args ...ref.Val) ref.Val {
+					n, _ := args[3].(types.Int)
+					return boundedReplace(args[0], args[1], args[2], int64(n))
+				})),
+		),
 		cel.Function("sum",
 			cel.Overload("sum_list_int", []*cel.Type{cel.ListType(cel.IntType)}, cel.IntType,
 				cel.UnaryBinding(sumInts)),
@@ -183,6 +203,36 @@ func newCelEnv(w *World) (*celEnv, error) {
 	e.base = env
 	e.adapter = env.CELTypeAdapter()
 	return e, nil
+}
+
+// maxRuleString bounds a string a rule may build with replace. Records hold
+// short text (at most maxStoredString bytes); a rule that needs more is
+// broken or hostile.
+const maxRuleString = 1 << 20
+
+// boundedReplace is strings.Replace that computes the result's size first
+// and fails, as a blown cost limit, instead of building a huge string.
+func boundedReplace(str, old, repl ref.Val, n int64) ref.Val {
+	s, ok1 := str.(types.String)
+	o, ok2 := old.(types.String)
+	r, ok3 := repl.(types.String)
+	if !ok1 || !ok2 || !ok3 {
+		return types.NewErr("replace: want strings")
+	}
+	count := int64(0)
+	if o == "" {
+		count = int64(utf8.RuneCountInString(string(s))) + 1
+	} else {
+		count = int64(strings.Count(string(s), string(o)))
+	}
+	if n >= 0 && n < count {
+		count = n
+	}
+	size := int64(len(s)) + count*(int64(len(r))-int64(len(o)))
+	if size > maxRuleString {
+		return types.NewErr("cost limit exceeded: replace would build a string of %d bytes (rules may build at most %d)", size, maxRuleString)
+	}
+	return types.String(strings.Replace(string(s), string(o), string(r), int(n)))
 }
 
 func sumInts(v ref.Val) ref.Val {
@@ -231,11 +281,46 @@ type program struct {
 	pos  Pos
 	prg  cel.Program
 	want *types.Type
+	// tracked: evaluated with a runtime cost limit; false when the static
+	// worst case is already within it.
+	tracked bool
+}
+
+// sizeBounds tells cel-go's static cost estimator how big the values an
+// expression reads can be: a record field or an argument that is a string
+// holds at most maxStoredString bytes (Param.convert and txn.checkWrites
+// enforce it). Lists of records have no bound, so a rule that walks them
+// keeps its runtime cost limit.
+type sizeBounds struct{}
+
+func (sizeBounds) EstimateSize(n cost.AstNode) *cost.SizeEstimate {
+	path := n.Path()
+	if len(path) < 2 || n.Type() != types.StringType || strings.HasPrefix(path[len(path)-1], "@") {
+		return nil
+	}
+	switch path[0] {
+	case "r", "x", "args", "target", "after", "records", "created", "updated", "deleted":
+		est := cost.SizeEstimate{Min: 0, Max: maxStoredString}
+		return &est
+	}
+	return nil
+}
+
+func (sizeBounds) EstimateCallCost(fn, overloadID string, target *cost.AstNode, args []cost.AstNode) *cost.CallEstimate {
+	// sum walks its list; cel-go knows nothing of our function.
+	if fn == "sum" && len(args) == 1 {
+		size := args[0].ComputedSize()
+		if size == nil {
+			return &cost.CallEstimate{CostEstimate: cost.CostEstimate{Min: 1, Max: math.MaxUint64}}
+		}
+		return &cost.CallEstimate{CostEstimate: cost.CostEstimate{Min: 1, Max: size.Max + 1}}
+	}
+	return nil
 }
 
 // ErrCostExceeded is returned when an expression does more work than the
 // cost limit allows.
-var ErrCostExceeded = errors.New("rule exceeded its cost limit")
+var ErrCostExceeded = errors.New("the rule exceeded its cost limit")
 
 // compile type-checks src against vars and checks its result type.
 func (e *celEnv) compile(x Expr, want *types.Type, vars ...variable) (*program, error) {
@@ -252,16 +337,56 @@ func (e *celEnv) compile(x Expr, want *types.Type, vars ...variable) (*program, 
 	}
 	ast, iss := env.Compile(x.Src)
 	if iss != nil && iss.Err() != nil {
-		return nil, &decodeError{Pos: x.Pos, Msg: "CEL: " + oneLine(iss.Err().Error())}
+		msg := friendlyCEL(oneLine(iss.Err().Error()))
+		if strings.Contains(msg, "undeclared reference") {
+			names := make([]string, len(vars))
+			for i, v := range vars {
+				names[i] = v.name
+			}
+			msg += " (names available here: " + strings.Join(names, ", ") + ")"
+		}
+		if strings.Contains(msg, "undefined field") {
+			msg += e.fieldHint(vars)
+		}
+		return nil, &decodeError{Pos: x.Pos, Msg: "CEL: " + msg}
 	}
 	if want != nil && !ast.OutputType().IsAssignableType(want) && ast.OutputType() != types.DynType {
 		return nil, &decodeError{Pos: x.Pos, Msg: fmt.Sprintf("CEL: expression %q has type %s, want %s", x.Src, ast.OutputType(), want)}
 	}
-	prg, err := env.Program(ast, cel.CostLimit(costLimit), cel.EvalOptions(cel.OptOptimize))
+	// Runtime cost tracking costs an allocation per evaluation and a
+	// wrapper around every node. An expression whose worst case, given the
+	// size bounds below, is within the limit cannot exceed it, so it runs
+	// untracked; anything over unbounded data (records.T) stays tracked.
+	opts2 := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
+	tracked := true
+	if est, err := env.EstimateCost(ast, sizeBounds{}); err == nil && est.Max <= costLimit {
+		tracked = false
+	} else {
+		opts2 = append(opts2, cel.CostLimit(costLimit))
+	}
+	prg, err := env.Program(ast, opts2...)
 	if err != nil {
 		return nil, &decodeError{Pos: x.Pos, Msg: "CEL: " + oneLine(err.Error())}
 	}
-	return &program{src: x.Src, pos: x.Pos, prg: prg, want: want}, nil
+	return &program{src: x.Src, pos: x.Pos, prg: prg, want: want, tracked: tracked}, nil
+}
+
+// fieldHint lists the fields of the record-typed names in scope, for an
+// "undefined field" error: " (r has: id, title, archived)".
+func (e *celEnv) fieldHint(vars []variable) string {
+	var parts []string
+	for _, v := range vars {
+		if v.name == "records" || v.typ.Kind() != types.StructKind {
+			continue
+		}
+		if d, ok := e.structs[v.typ.TypeName()]; ok {
+			parts = append(parts, v.name+" has: "+strings.Join(d.names, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // oneLine folds cel-go's multi-line error (with its caret diagram) into
@@ -273,12 +398,46 @@ func oneLine(s string) string {
 	return out
 }
 
+var (
+	celOverloadRE = regexp.MustCompile(`found no matching overload for '([^']*)' applied to '\(([^']*)\)'`)
+	celSyntaxRE   = regexp.MustCompile(`Syntax error: (?:mismatched|extraneous) input '(.*)' expecting (?:\{.*\}|\S+)`)
+	celContainer  = regexp.MustCompile(` \(in container '[^']*'\)`)
+	celOperators  = map[string]string{"_+_": "+", "_-_": "-", "_*_": "*", "_/_": "/", "_%_": "%",
+		"_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">=", "_==_": "==", "_!=_": "!=", "!_": "!", "-_": "-",
+		"_&&_": "&&", "_||_": "||", "_?_:_": "?:", "_[_]": "[]", "@in": "in"}
+)
+
+// friendlyCEL rewrites cel-go's checker and parser phrasing into what a
+// world author can act on: "found no matching overload for '_+_' applied to
+// '(bool, int)'" becomes "operator '+' cannot be applied to (bool, int)",
+// and a syntax error loses the list of every token the grammar allows.
+func friendlyCEL(msg string) string {
+	msg = celContainer.ReplaceAllString(msg, "")
+	if m := celOverloadRE.FindStringSubmatchIndex(msg); m != nil {
+		fn, args := msg[m[2]:m[3]], msg[m[4]:m[5]]
+		what := "function '" + fn + "'"
+		if op, ok := celOperators[fn]; ok {
+			what = "operator '" + op + "'"
+		}
+		return msg[:m[0]] + what + " cannot be applied to (" + args + ")" + msg[m[1]:]
+	}
+	if m := celSyntaxRE.FindStringSubmatchIndex(msg); m != nil {
+		tok := msg[m[2]:m[3]]
+		repl := "syntax error: unexpected '" + tok + "'"
+		if tok == "<EOF>" {
+			repl = "syntax error: the expression ends too early"
+		}
+		return msg[:m[0]] + repl + msg[m[1]:]
+	}
+	return msg
+}
+
 // eval runs the program against an activation.
 func (p *program) eval(act *activation) (ref.Val, error) {
 	v, _, err := p.prg.Eval(act)
 	if err != nil {
 		if strings.Contains(err.Error(), "cost limit exceeded") {
-			return nil, fmt.Errorf("%w: %s", ErrCostExceeded, p.src)
+			return nil, fmt.Errorf("%w (%d units): %s", ErrCostExceeded, costLimit, p.src)
 		}
 		return nil, fmt.Errorf("rule %q: %v", p.src, err)
 	}
@@ -303,6 +462,10 @@ func (p *program) evalBool(act *activation) (bool, error) {
 type activation struct {
 	r, x, args, now, records ref.Val
 	extra                    map[string]ref.Val // outcome rules, goal knows
+	// clock is the virtual time when hasClock; now is boxed from it on
+	// first use, since most rules never read it and boxing allocates.
+	clock    time.Time
+	hasClock bool
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {
@@ -315,6 +478,9 @@ func (a *activation) ResolveName(name string) (any, bool) {
 	case "args":
 		v = a.args
 	case "now":
+		if a.now == nil && a.hasClock {
+			a.now = types.Timestamp{Time: a.clock}
+		}
 		v = a.now
 	case "records":
 		v = a.records

@@ -44,9 +44,9 @@ var defaultEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func (c *compiler) compile() *World {
 	s := c.spec
 	w := &World{
-		Name:          s.World,
+		Name:          s.World.Raw,
 		Description:   strings.TrimSpace(s.Description),
-		Version:       s.Version,
+		Version:       1,
 		Epoch:         defaultEpoch,
 		typeByName:    map[string]*RecordType{},
 		toolByName:    map[string]*Tool{},
@@ -55,27 +55,30 @@ func (c *compiler) compile() *World {
 		Lexicon:       map[string][]string{},
 	}
 	c.w = w
-	if s.World == "" {
+	if !s.World.IsSet {
 		c.errorf(s.Pos, "missing field \"world\" (the world's name)")
 	} else {
-		c.checkName("world", s.World, s.Pos)
+		c.checkName("world", s.World.Raw, s.World.Pos)
 	}
-	if w.Version == 0 {
-		w.Version = 1
-	} else if w.Version < 0 {
-		c.errorf(s.Pos, "version must be at least 1")
+	if s.Version.IsSet {
+		n, err := strconv.Atoi(s.Version.Raw)
+		if err != nil || s.Version.Tag != "!!int" || n < 1 {
+			c.errorf(s.Version.Pos, "version must be a whole number ≥ 1, got %s", quoteRaw(s.Version))
+		} else {
+			w.Version = n
+		}
 	}
 	if s.Seed.IsSet {
 		n, err := strconv.ParseUint(s.Seed.Raw, 0, 64)
 		if err != nil || s.Seed.Tag != "!!int" {
-			c.errorf(s.Seed.Pos, "seed must be a whole number ≥ 0, got %q", s.Seed.Raw)
+			c.errorf(s.Seed.Pos, "seed must be a whole number ≥ 0, got %s", quoteRaw(s.Seed))
 		}
 		w.DefaultSeed = n
 	}
-	if s.Epoch != "" {
-		t, err := time.Parse(time.RFC3339, s.Epoch)
+	if s.Epoch.IsSet {
+		t, err := time.Parse(time.RFC3339, s.Epoch.Raw)
 		if err != nil {
-			c.errorf(s.Pos, "epoch must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got %q", s.Epoch)
+			c.errorf(s.Epoch.Pos, "epoch must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got %s", quoteRaw(s.Epoch))
 		}
 		w.Epoch = t.UTC()
 	}
@@ -88,7 +91,11 @@ func (c *compiler) compile() *World {
 		w.Variants = append(w.Variants, v.Raw)
 	}
 	if len(w.Variants) < 2 {
-		c.errorf(s.Pos, "variants: a world needs at least two description variants (e.g. [clear, ambiguous]), got %d", len(w.Variants))
+		pos := s.Pos
+		if len(s.Variants) > 0 {
+			pos = s.Variants[0].Pos
+		}
+		c.errorf(pos, "variants: a world needs at least two description variants (e.g. [clear, ambiguous]), got %d", len(w.Variants))
 	}
 	c.compileTypes()
 	c.compileTools()
@@ -126,7 +133,7 @@ func (c *compiler) compileTypes() {
 		if ts.Count.IsSet {
 			n, err := strconv.Atoi(ts.Count.Raw)
 			if err != nil || ts.Count.Tag != "!!int" || n < 0 || n > 100000 {
-				c.errorf(ts.Count.Pos, "count must be a whole number from 0 to 100000, got %s", quoteRaw(ts.Count))
+				c.errorf(ts.Count.Pos, "type %s: count must be a whole number from 0 to 100000, got %s", e.Name, quoteRaw(ts.Count))
 			}
 			t.Count = n
 		}
@@ -199,6 +206,20 @@ func (c *compiler) compileField(t *RecordType, fe Entry[fieldSpec]) *Field {
 	if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
 		c.errorf(fs.Max.Pos, "field %s: max %v is below min %v", where, *f.Max, *f.Min)
 	}
+	// Bounds are compared with int64 values and drawn from by the seeding
+	// generators: keep them where float64 holds every whole number.
+	for _, b := range []struct {
+		s Scalar
+		v *float64
+	}{{fs.Min, f.Min}, {fs.Max, f.Max}} {
+		switch {
+		case b.v == nil:
+		case math.Abs(*b.v) > maxExactInt:
+			c.errorf(b.s.Pos, "field %s: %s is out of range (at most ±2^53)", where, b.s.Raw)
+		case ft == FieldInt && *b.v != math.Trunc(*b.v):
+			c.errorf(b.s.Pos, "field %s: bounds of an int field must be whole numbers, got %s", where, b.s.Raw)
+		}
+	}
 	if only(fs.P, "p", FieldBool) {
 		if p := c.probability(fs.P, where+": p"); p != nil {
 			f.p = *p
@@ -211,8 +232,8 @@ func (c *compiler) compileField(t *RecordType, fe Entry[fieldSpec]) *Field {
 	}
 	if only(fs.MaxDays, "max_days", FieldDatetime) {
 		n, err := strconv.Atoi(fs.MaxDays.Raw)
-		if err != nil || n <= 0 {
-			c.errorf(fs.MaxDays.Pos, "field %s: max_days must be a whole number > 0", where)
+		if err != nil || n <= 0 || n > maxDaysLimit {
+			c.errorf(fs.MaxDays.Pos, "field %s: max_days must be a whole number from 1 to %d, got %s", where, maxDaysLimit, quoteRaw(fs.MaxDays))
 		}
 		f.maxDays = n
 	}
@@ -223,6 +244,9 @@ func (c *compiler) compileField(t *RecordType, fe Entry[fieldSpec]) *Field {
 		for _, v := range fs.Values {
 			if slices.Contains(f.Values, v.Raw) {
 				c.errorf(v.Pos, "field %s: value %q listed twice", where, v.Raw)
+			}
+			if len(v.Raw) > maxStoredString {
+				c.errorf(v.Pos, "field %s: a value %d bytes long (records hold at most %d)", where, len(v.Raw), maxStoredString)
 			}
 			f.Values = append(f.Values, v.Raw)
 		}
@@ -267,6 +291,7 @@ func (c *compiler) compileField(t *RecordType, fe Entry[fieldSpec]) *Field {
 			c.errorf(fs.Gen.Pos, "field %s: generator %q makes %s values, not %s", where, fs.Gen.Raw, g.types[0], ft)
 		default:
 			f.gen = g.fn
+			f.Gen = fs.Gen.Raw
 		}
 	}
 	if only(fs.From, "from", FieldStr) {
@@ -281,12 +306,20 @@ func (c *compiler) compileField(t *RecordType, fe Entry[fieldSpec]) *Field {
 			c.errorf(fs.Default.Pos, "field %s: %s fields take no default", where, ft)
 		} else if v, err := scalarValue(fs.Default, ft, f.Values); err != nil {
 			c.errorf(fs.Default.Pos, "field %s: default: %v", where, err)
+		} else if str, ok := v.(string); ok && len(str) > maxStoredString {
+			c.errorf(fs.Default.Pos, "field %s: default is %d bytes long (records hold at most %d)", where, len(str), maxStoredString)
 		} else {
 			f.Default = v
 		}
 	}
 	return f
 }
+
+// maxDaysLimit bounds gen: past (a century is plenty for test data).
+const maxDaysLimit = 36500
+
+// maxExactInt is the largest magnitude a float64 holds exactly (2^53).
+const maxExactInt = 1 << 53
 
 func generatorNames() []string {
 	names := make([]string, 0, len(generators))
@@ -405,7 +438,11 @@ func (c *compiler) compileTools() {
 		}
 		for _, v := range w.Variants {
 			if _, ok := t.descriptions[v]; !ok {
-				c.errorf(ts.Pos, "tool %s: no description for variant %q", e.Name, v)
+				pos := e.Pos
+				if len(ts.Descriptions) > 0 {
+					pos = ts.Descriptions[0].Pos
+				}
+				c.errorf(pos, "tool %s: no description for variant %q (every tool describes itself under each of %s)", e.Name, v, strings.Join(w.Variants, ", "))
 			}
 		}
 		t.variants = w.Variants
@@ -453,6 +490,22 @@ func (c *compiler) compileParam(t *Tool, pe Entry[paramSpec]) *Param {
 	if p.Min != nil && p.Max != nil && *p.Min > *p.Max {
 		c.errorf(ps.Max.Pos, "param %s: max %v is below min %v", where, *p.Max, *p.Min)
 	}
+	// A str param's min and max are lengths; an int param's are whole
+	// numbers. Either way InputSchema must be able to state them exactly.
+	for _, b := range []struct {
+		s Scalar
+		v *float64
+	}{{ps.Min, p.Min}, {ps.Max, p.Max}} {
+		switch {
+		case b.v == nil:
+		case math.Abs(*b.v) > maxExactInt:
+			c.errorf(b.s.Pos, "param %s: %s is out of range (at most ±2^53)", where, b.s.Raw)
+		case pt == ParamStr && (*b.v < 0 || *b.v != math.Trunc(*b.v)):
+			c.errorf(b.s.Pos, "param %s: a str param's min and max are lengths (whole numbers ≥ 0), got %s", where, b.s.Raw)
+		case pt == ParamInt && *b.v != math.Trunc(*b.v):
+			c.errorf(b.s.Pos, "param %s: bounds of an int param must be whole numbers, got %s", where, b.s.Raw)
+		}
+	}
 	if pt == ParamEnum {
 		if len(ps.Values) == 0 {
 			c.errorf(ps.Pos, "param %s: enum needs \"values\"", where)
@@ -466,6 +519,9 @@ func (c *compiler) compileParam(t *Tool, pe Entry[paramSpec]) *Param {
 	if ps.Default.IsSet {
 		ft := map[ParamType]FieldType{ParamStr: FieldStr, ParamInt: FieldInt, ParamFloat: FieldFloat, ParamBool: FieldBool, ParamEnum: FieldEnum}[pt]
 		v, err := scalarValue(ps.Default, ft, p.Values)
+		if str, ok := v.(string); ok && err == nil && len(str) > maxStoredString {
+			err = fmt.Errorf("%d bytes long (arguments hold at most %d)", len(str), maxStoredString)
+		}
 		if err != nil {
 			c.errorf(ps.Default.Pos, "param %s: default: %v", where, err)
 		} else {
@@ -517,7 +573,9 @@ func (c *compiler) compileToolShape(t *Tool, ts toolSpec) {
 		p := t.byName[t.Key]
 		switch {
 		case t.Record == nil:
-			c.errorf(ts.Key.Pos, "tool %s: \"key\" needs a \"record\"", t.Name)
+			if ts.Key.IsSet { // a missing record is reported already
+				c.errorf(ts.Key.Pos, "tool %s: \"key\" needs a \"record\"", t.Name)
+			}
 		case p == nil:
 			c.errorf(ts.Pos, "tool %s: needs a param %q to select the %s (or set \"key\")", t.Name, t.Key, t.Record.Name)
 		case !p.Required || p.Type != ParamStr:
@@ -541,10 +599,10 @@ func (c *compiler) compileToolShape(t *Tool, ts toolSpec) {
 			break
 		}
 		p := t.byName[inc.Name]
-		var f *Field
-		if t.Record != nil {
-			f = t.Record.byName[inc.Value.Raw]
+		if t.Record == nil {
+			break // a missing or unknown record is reported already
 		}
+		f := t.Record.byName[inc.Value.Raw]
 		if p == nil || p.Type != ParamBool {
 			c.errorf(inc.Pos, "tool %s: include: %q must be a bool param", t.Name, inc.Name)
 		} else if f == nil || f.Type != FieldBool {
@@ -557,7 +615,7 @@ func (c *compiler) compileToolShape(t *Tool, ts toolSpec) {
 	if ts.Search != nil {
 		if !isList {
 			c.errorf(ts.Search.Pos, "tool %s: \"search\" applies only to list tools", t.Name)
-		} else {
+		} else if t.Record != nil {
 			p := t.byName[ts.Search.Param.Raw]
 			if p == nil || p.Type != ParamStr {
 				c.errorf(ts.Search.Param.Pos, "tool %s: search: param %q must be a str param", t.Name, ts.Search.Param.Raw)
@@ -653,8 +711,14 @@ func (c *compiler) compileToolRules() {
 	for i, e := range c.spec.Tools {
 		t := c.w.Tools[i]
 		vars := c.toolVars(t)
+		// A create tool's record does not exist yet when its preconditions
+		// run, so they cannot name r (effects can: they see the new record).
+		whenVars := vars
+		if t.Kind == KindCreate {
+			whenVars = slices.DeleteFunc(slices.Clone(vars), func(v variable) bool { return v.name == "r" })
+		}
 		for _, pc := range e.Value.When {
-			prg, err := c.w.env.compile(pc.Expr, types.BoolType, vars...)
+			prg, err := c.w.env.compile(pc.Expr, types.BoolType, whenVars...)
 			if err != nil {
 				c.addErr(c.celPos(err, pc.Expr))
 				continue
@@ -664,12 +728,11 @@ func (c *compiler) compileToolRules() {
 				continue
 			}
 			c.checkName("error code", pc.Error.Raw, pc.Error.Pos)
-			msg, err := parseTemplate(pc.Message)
-			if err != nil {
-				c.errorf(pc.Pos, "tool %s: message: %v", t.Name, err)
-			}
-			if pc.Message == "" {
+			var msg template
+			if pc.Message.Src == "" {
 				msg, _ = parseTemplate(strings.ReplaceAll(pc.Error.Raw, "_", " "))
+			} else {
+				msg = c.template(pc.Message, "tool "+t.Name+": message", c.toolScopes(t, whenVars))
 			}
 			t.when = append(t.when, &precondition{expr: prg, code: pc.Error.Raw, message: msg})
 			t.errorCodes = append(t.errorCodes, pc.Error.Raw)
@@ -707,13 +770,13 @@ func (c *compiler) compileEffect(t *Tool, es effectSpec, vars []variable) *effec
 			c.errorf(es.Pos, "tool %s: set needs a target record (a key, or a create tool)", t.Name)
 			return nil
 		}
-		return &effect{kind: effectSet, assign: c.assigns(t.Record, es.Set, vars, t.Name)}
+		return &effect{kind: effectSet, assign: c.assigns(t.Record, es.Set, vars, "tool "+t.Name+": set")}
 	case es.Create != nil:
 		rt := c.lookupType(es.Create.Type, t.Name+": create")
 		if rt == nil {
 			return nil
 		}
-		return &effect{kind: effectCreate, typ: rt, assign: c.assigns(rt, es.Create.Fields, vars, t.Name)}
+		return &effect{kind: effectCreate, typ: rt, assign: c.assigns(rt, es.Create.Fields, vars, "tool "+t.Name+": create "+rt.Name)}
 	case es.Update != nil:
 		rt := c.lookupType(es.Update.Type, t.Name+": update")
 		if rt == nil {
@@ -725,7 +788,7 @@ func (c *compiler) compileEffect(t *Tool, es effectSpec, vars []variable) *effec
 			return nil
 		}
 		inner := append(slices.Clone(vars), c.recVar("x", rt))
-		return &effect{kind: effectUpdate, typ: rt, id: id, assign: c.assigns(rt, es.Update.Set, inner, t.Name)}
+		return &effect{kind: effectUpdate, typ: rt, id: id, assign: c.assigns(rt, es.Update.Set, inner, "tool "+t.Name+": update "+rt.Name)}
 	default:
 		d := es.Delete
 		if !d.Type.IsSet && d.ID.Src == "" {
@@ -756,16 +819,16 @@ func (c *compiler) lookupType(s Scalar, where string) *RecordType {
 	return rt
 }
 
-func (c *compiler) assigns(rt *RecordType, set Ordered[Expr], vars []variable, tool string) []fieldAssign {
+func (c *compiler) assigns(rt *RecordType, set Ordered[Expr], vars []variable, where string) []fieldAssign {
 	var out []fieldAssign
 	for _, a := range set {
 		f := rt.byName[a.Name]
 		if f == nil {
-			c.errorf(a.Pos, "%s: %s has no field %q", tool, rt.Name, a.Name)
+			c.errorf(a.Pos, "%s: %s has no field %q (its fields: %s)", where, rt.Name, a.Name, strings.Join(fieldScope(rt).names, ", "))
 			continue
 		}
 		if f.Type == FieldID {
-			c.errorf(a.Pos, "%s: %s.id is generated and cannot be set", tool, rt.Name)
+			c.errorf(a.Pos, "%s: %s.id is generated and cannot be set", where, rt.Name)
 			continue
 		}
 		prg, err := c.w.env.compile(a.Value, f.celType, vars...)
@@ -829,11 +892,15 @@ func (c *compiler) compileInvariants() {
 			continue
 		}
 		inv.expr = prg
-		msg := is.Message
-		if msg == "" {
-			msg = "invariant " + inv.Name + " violated"
+		inv.Message = strings.TrimSpace(is.Message.Src)
+		if inv.Message == "" {
+			inv.Message = "invariant " + inv.Name + " violated"
 		}
-		inv.Message = msg
+		scopes := map[string]templateScope{}
+		if inv.Each != nil {
+			scopes["r"] = fieldScope(inv.Each)
+		}
+		inv.message = c.template(Text{Src: inv.Message, Pos: is.Message.Pos}, "invariant "+inv.Name+": message", scopes)
 		for _, prev := range c.w.Invariants {
 			if prev.Name == inv.Name {
 				c.errorf(is.Name.Pos, "invariant %q defined twice", inv.Name)
@@ -859,7 +926,7 @@ func (c *compiler) compileFaults() {
 		p := &FaultProfile{Name: e.Name, byTool: make([]*ToolFaults, len(w.Tools))}
 		var def *ToolFaults
 		if e.Value.Default != nil {
-			def = c.compileToolFaults(e.Name+": default", *e.Value.Default)
+			def = c.compileToolFaults("faults "+e.Name+": default", *e.Value.Default)
 		}
 		for i := range p.byTool {
 			p.byTool[i] = def
@@ -870,7 +937,7 @@ func (c *compiler) compileFaults() {
 				c.errorf(te.Pos, "faults %s: unknown tool %q", e.Name, te.Name)
 				continue
 			}
-			tf := c.compileToolFaults(e.Name+": "+te.Name, te.Value)
+			tf := c.compileToolFaults("faults "+e.Name+": "+te.Name, te.Value)
 			if tf != nil && def != nil && te.Value.Latency == nil {
 				tf.Latency = def.Latency
 			}
@@ -984,14 +1051,11 @@ func (c *compiler) compileGoals() {
 	for _, e := range c.spec.Goals {
 		c.checkName("goal", e.Name, e.Pos)
 		gs := e.Value
-		g := &Goal{Name: e.Name, Intent: strings.TrimSpace(gs.Intent), pos: e.Pos}
+		g := &Goal{Name: e.Name, Intent: strings.TrimSpace(gs.Intent.Src), pos: e.Pos}
 		w.Goals = append(w.Goals, g)
 		w.goalByName[g.Name] = g
 		if g.Intent == "" {
 			c.errorf(gs.Pos, "goal %s: missing \"intent\" (the sentence an agent is given)", g.Name)
-		}
-		if _, err := parseTemplate(g.Intent); err != nil {
-			c.errorf(gs.Pos, "goal %s: intent: %v", g.Name, err)
 		}
 		if gs.Target == nil {
 			c.errorf(gs.Pos, "goal %s: missing \"target\" ({record: TYPE, where: EXPR})", g.Name)
@@ -1027,6 +1091,15 @@ func (c *compiler) compileGoals() {
 			}
 			g.concurrent = &concurrent{afterCalls: n, set: c.assigns(g.Target, cs.Set, []variable{c.recVar("r", g.Target), {"now", types.TimestampType}, {"records", types.NewObjectType("herd.records")}}, "goal "+g.Name+": concurrent")}
 		}
+		// The intent is checked after knows, so {{knows.x}} can be verified.
+		knowsKeys := make([]string, len(gs.Knows))
+		for i, k := range gs.Knows {
+			knowsKeys[i] = k.Name
+		}
+		c.template(gs.Intent, "goal "+g.Name+": intent", map[string]templateScope{
+			"target": fieldScope(g.Target),
+			"knows":  {what: "knows", names: knowsKeys},
+		})
 		c.compileOutcomes(g, gs)
 	}
 }
@@ -1115,4 +1188,72 @@ func (c *compiler) collectErrorCodes() {
 		c.w.errorCodes = append(c.w.errorCodes, code)
 	}
 	sort.Strings(c.w.errorCodes)
+}
+
+// --- message templates -----------------------------------------------------
+
+// templateScope is what one placeholder scope ({{r.x}}, {{args.x}}) may name.
+type templateScope struct {
+	what  string // "note fields", "get_note params", "knows"
+	names []string
+}
+
+func fieldScope(t *RecordType) templateScope {
+	names := make([]string, len(t.Fields))
+	for i, f := range t.Fields {
+		names[i] = f.Name
+	}
+	return templateScope{what: t.Name + " fields", names: names}
+}
+
+// toolScopes are the placeholders a tool's precondition message may use.
+func (c *compiler) toolScopes(t *Tool, vars []variable) map[string]templateScope {
+	names := make([]string, len(t.Params))
+	for i, p := range t.Params {
+		names[i] = p.Name
+	}
+	scopes := map[string]templateScope{"args": {what: t.Name + " params", names: names}}
+	for _, v := range vars {
+		if v.name == "r" {
+			scopes["r"] = fieldScope(t.Record)
+		}
+	}
+	return scopes
+}
+
+// template parses a message and checks that every placeholder names a
+// scope available here and a field or param that exists: a typo would
+// otherwise render as an empty string in every error an agent reads.
+func (c *compiler) template(txt Text, what string, scopes map[string]templateScope) template {
+	t, err := parseTemplate(txt.Src)
+	if err != nil {
+		c.errorf(txt.Pos, "%s: %v", what, err)
+		return t
+	}
+	for _, p := range t.parts {
+		if p.scope == "" {
+			continue
+		}
+		sc, ok := scopes[p.scope]
+		if !ok {
+			avail := make([]string, 0, len(scopes))
+			for name := range scopes {
+				avail = append(avail, name)
+			}
+			sort.Strings(avail)
+			c.errorf(txt.Pos, "%s: placeholder {{%s.%s}}: %q is not available here (available: %s)", what, p.scope, p.name, p.scope, orNone(avail))
+			continue
+		}
+		if !slices.Contains(sc.names, p.name) {
+			c.errorf(txt.Pos, "%s: placeholder {{%s.%s}}: no %q among the %s (%s)", what, p.scope, p.name, p.name, sc.what, orNone(sc.names))
+		}
+	}
+	return t
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"cel.dev/cel-go/common/types"
@@ -10,81 +11,156 @@ import (
 
 // txn buffers one call's writes so that a call that fails half-way through
 // its effects changes nothing. Reads inside the call see its own writes.
+// A call writes a handful of records, so the first few writes live in an
+// array inside the txn (which stays on the caller's stack); only a call
+// that writes more spills to the heap.
 type txn struct {
-	s       *Session
-	writes  []*Record // nil entries never stored; deletions are in dels
-	keys    []recKey
-	deleted []bool
+	s      *Session
+	n      int
+	inline [txnInline]txnEntry
+	spill  []txnEntry
+}
+
+// txnEntry is one buffered write: a record, or a deletion (rec == nil).
+type txnEntry struct {
+	key recKey
+	rec *Record
+}
+
+// txnInline is how many writes fit in the txn before it spills.
+const txnInline = 4
+
+// at returns the i-th buffered write.
+func (tx *txn) at(i int) *txnEntry {
+	if i < txnInline {
+		return &tx.inline[i]
+	}
+	return &tx.spill[i-txnInline]
+}
+
+func (tx *txn) add(e txnEntry) {
+	if tx.n < txnInline {
+		tx.inline[tx.n] = e
+	} else {
+		tx.spill = append(tx.spill, e)
+	}
+	tx.n++
 }
 
 func (tx *txn) get(t *RecordType, id string) *Record {
-	for i := len(tx.keys) - 1; i >= 0; i-- {
-		if tx.keys[i].t == t.index && tx.keys[i].id == id {
-			if tx.deleted[i] {
-				return nil
-			}
-			return tx.writes[i]
+	for i := tx.n - 1; i >= 0; i-- {
+		if e := tx.at(i); e.key.t == t.index && e.key.id == id {
+			return e.rec
 		}
 	}
 	return tx.s.Get(t, id)
 }
 
+// owns reports whether r was made by this call and not yet stored, so it
+// may still be modified in place.
+func (tx *txn) owns(r *Record) bool {
+	for i := 0; i < tx.n; i++ {
+		if tx.at(i).rec == r {
+			return true
+		}
+	}
+	return false
+}
+
 func (tx *txn) put(r *Record) {
-	tx.keys = append(tx.keys, recKey{r.typ.index, r.id})
-	tx.writes = append(tx.writes, r)
-	tx.deleted = append(tx.deleted, false)
+	for i := tx.n - 1; i >= 0; i-- {
+		if e := tx.at(i); e.key.t == r.typ.index && e.key.id == r.id {
+			if e.rec == r {
+				return // already the latest write: it was changed in place
+			}
+			break
+		}
+	}
+	tx.add(txnEntry{key: recKey{r.typ.index, r.id}, rec: r})
 }
 
 func (tx *txn) remove(t *RecordType, id string) {
-	tx.keys = append(tx.keys, recKey{t.index, id})
-	tx.writes = append(tx.writes, nil)
-	tx.deleted = append(tx.deleted, true)
+	tx.add(txnEntry{key: recKey{t.index, id}})
 }
 
 // commit stores the buffered writes in the session's overlay.
 func (tx *txn) commit() {
 	s := tx.s
-	for i, k := range tx.keys {
-		if tx.deleted[i] {
-			s.remove(s.base.world.Types[k.t], k.id)
+	for i := 0; i < tx.n; i++ {
+		e := tx.at(i)
+		if e.rec == nil {
+			s.remove(s.base.world.Types[e.key.t], e.key.id)
 			continue
 		}
-		if _, inBase := s.base.index[k.t][k.id]; !inBase {
-			if _, known := s.overlay[k]; !known {
-				s.created = append(s.created, k)
+		if _, inBase := s.base.index[e.key.t][e.key.id]; !inBase {
+			if _, known := s.overlay[e.key]; !known {
+				s.addCreated(e.key)
 			}
 		}
-		s.put(tx.writes[i])
+		s.put(e.rec)
 	}
 }
 
-// checkBounds refuses writes that leave an int or float field outside the
-// min/max its declaration gives.
-func (tx *txn) checkBounds() *ToolError {
-	for i, r := range tx.writes {
-		if tx.deleted[i] || r == nil {
+// checkWrites refuses a call whose writes would leave a record that the
+// world's declarations forbid: a value of the wrong type (an expression of
+// dynamic type can produce one), an enum value not in the list, a number
+// outside its field's min/max, or a float that is not finite (JSON has no
+// NaN). Such a call changes nothing, like any other failed call.
+func (tx *txn) checkWrites() *ToolError {
+	for i := 0; i < tx.n; i++ {
+		r := tx.at(i).rec
+		if r == nil {
 			continue
 		}
 		for _, f := range r.typ.Fields {
-			if f.Min == nil && f.Max == nil {
+			v := r.vals[f.Index]
+			if v == nil {
 				continue
 			}
-			var x float64
-			switch v := r.vals[f.Index].(type) {
-			case types.Int:
-				x = float64(v)
-			case types.Double:
-				x = float64(v)
-			default:
-				continue
-			}
-			if f.Min != nil && x < *f.Min {
-				return &ToolError{Code: CodeInvalidArgument, Message: fmt.Sprintf("%s.%s would be %v, below its minimum %v", r.typ.Name, f.Name, x, *f.Min)}
-			}
-			if f.Max != nil && x > *f.Max {
-				return &ToolError{Code: CodeInvalidArgument, Message: fmt.Sprintf("%s.%s would be %v, above its maximum %v", r.typ.Name, f.Name, x, *f.Max)}
+			if err := checkFieldValue(r, f, v); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+func checkFieldValue(r *Record, f *Field, v ref.Val) *ToolError {
+	bad := func(format string, a ...any) *ToolError {
+		return &ToolError{Code: CodeInvalidArgument, Message: r.typ.Name + "." + f.Name + " " + fmt.Sprintf(format, a...)}
+	}
+	var x float64
+	ok := false
+	switch val := v.(type) {
+	case types.String:
+		ok = f.Type == FieldStr || f.Type == FieldRef || f.Type == FieldID || f.Type == FieldEnum
+		if len(val) > maxStoredString {
+			return bad("would be %d bytes long (at most %d)", len(val), maxStoredString)
+		}
+		if f.Type == FieldEnum && !contains(f.Values, string(val)) {
+			return bad("would be %q, not one of %s", string(val), strings.Join(f.Values, ", "))
+		}
+	case types.Bool:
+		ok = f.Type == FieldBool
+	case types.Timestamp:
+		ok = f.Type == FieldDatetime
+	case types.Int:
+		ok, x = f.Type == FieldInt, float64(val)
+	case types.Double:
+		ok, x = f.Type == FieldFloat, float64(val)
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return bad("would be %v, not a finite number", x)
+		}
+	}
+	if !ok {
+		return &ToolError{Code: CodeRuleError, Message: fmt.Sprintf("%s.%s is a %s field, but a rule gave it a %s value", r.typ.Name, f.Name, f.Type, v.Type().TypeName())}
+	}
+	// Only int and float fields have bounds.
+	if f.Min != nil && x < *f.Min {
+		return bad("would be %v, below its minimum %v", x, *f.Min)
+	}
+	if f.Max != nil && x > *f.Max {
+		return bad("would be %v, above its maximum %v", x, *f.Max)
 	}
 	return nil
 }
@@ -135,19 +211,29 @@ func (ef *effect) apply(s *Session, tx *txn, act *activation) (*Record, *ToolErr
 			return nil, &ToolError{Code: CodeRuleError, Message: "set: the target was deleted earlier in this call"}
 		}
 		act.r = cur
-		next := cur.clone()
+		// Every expression sees r as it was before this effect: evaluate
+		// them all, then write.
+		var buf [8]ref.Val
+		vals := buf[:0]
 		for _, a := range ef.assign {
 			v, err := a.expr.eval(act)
 			if err != nil {
 				return nil, ruleError(err)
 			}
-			next.vals[a.field.Index] = v
+			vals = append(vals, v)
+		}
+		next := cur
+		if !tx.owns(cur) { // a stored record is immutable: copy it
+			next = cur.clone()
+		}
+		for i, a := range ef.assign {
+			next.vals[a.field.Index] = vals[i]
 		}
 		tx.put(next)
 		act.r = next
 		return nil, nil
 	case effectCreate:
-		rec := &Record{typ: ef.typ, id: s.newID(ef.typ), vals: make([]ref.Val, len(ef.typ.Fields))}
+		rec := newRecord(ef.typ, s.newID(ef.typ))
 		rec.vals[ef.typ.idField.Index] = types.String(rec.id)
 		for _, f := range ef.typ.Fields {
 			if f.Type != FieldID && f.Default != nil {
@@ -237,11 +323,8 @@ func parseTemplate(src string) (template, error) {
 		if !ok || name == "" {
 			return t, fmt.Errorf("placeholder {{%s}} must be scope.name (r.field, args.param, target.field, knows.key)", ref)
 		}
-		switch scope {
-		case "r", "args", "target", "knows":
-		default:
-			return t, fmt.Errorf("placeholder {{%s}}: unknown scope %q", ref, scope)
-		}
+		// Which scopes and names exist depends on where the template is
+		// used; the compiler checks that (compiler.template).
 		t.parts = append(t.parts, templatePart{scope: scope, name: name})
 		src = src[i+j+2:]
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -17,16 +18,25 @@ func (g *Goal) findCandidates(b *Base) ([]*Record, error) {
 		act.r = r
 		ok, err := g.where.evalBool(act)
 		if err != nil {
-			return nil, &Problem{Pos: g.pos, Msg: fmt.Sprintf("goal %s: target where: %v", g.Name, err)}
+			return nil, &Problem{Pos: g.where.pos, Msg: fmt.Sprintf("goal %s: target where on seeded %s %s: %v", g.Name, g.Target.Name, r.id, loadRuleErr(err))}
 		}
 		if ok {
 			out = append(out, r)
 		}
 	}
 	if len(out) == 0 {
-		return nil, &Problem{Pos: g.pos, Msg: fmt.Sprintf("goal %s: no %s matches the target's where at seed %d", g.Name, g.Target.Name, b.seed)}
+		return nil, &Problem{Pos: g.where.pos, Msg: fmt.Sprintf("goal %s: no seeded %s matches the target's where %q (seed %d)", g.Name, g.Target.Name, g.where.src, b.seed)}
 	}
 	return out, nil
+}
+
+// loadRuleErr phrases a rule that failed on the seeded state: a blown cost
+// limit is named by its error code, as a call would report it.
+func loadRuleErr(err error) string {
+	if errors.Is(err, ErrCostExceeded) {
+		return CodeRuleCost + ": " + ErrCostExceeded.Error() + fmt.Sprintf(" (%d units) on the seeded state", costLimit)
+	}
+	return err.Error()
 }
 
 // Candidates returns the records of the base the goal may target.
@@ -58,14 +68,6 @@ type pendingConcurrent struct {
 	changedByOther bool
 }
 
-func (p *pendingConcurrent) clone() *pendingConcurrent {
-	if p == nil {
-		return nil
-	}
-	c := *p
-	return &c
-}
-
 // Begin starts an attempt at the goal in a fresh session: rnd picks the
 // target among the candidates (and feeds `rnd` in knows expressions).
 func (g *Goal) Begin(s *Session, rnd uint64) (*Attempt, error) {
@@ -85,7 +87,7 @@ func (g *Goal) Begin(s *Session, rnd uint64) (*Attempt, error) {
 	}
 	a.Intent = renderIntent(g.Intent, target, a.Knows)
 	if g.concurrent != nil {
-		s.concurrent = &pendingConcurrent{spec: g.concurrent, target: target}
+		s.concurrent = pendingConcurrent{spec: g.concurrent, target: target}
 	}
 	return a, nil
 }
@@ -255,8 +257,7 @@ func (s *Session) CheckInvariants() ([]Violation, error) {
 				return nil, fmt.Errorf("invariant %s on %s %s: %v", inv.Name, c.Type.Name, c.ID, err)
 			}
 			if !ok {
-				msg, _ := parseTemplate(inv.Message)
-				out = append(out, Violation{Invariant: inv.Name, RecordID: c.ID, Message: msg.render(act)})
+				out = append(out, Violation{Invariant: inv.Name, RecordID: c.ID, Message: inv.message.render(act)})
 			}
 		}
 	}
@@ -272,10 +273,10 @@ func (b *Base) checkInvariants() error {
 		if inv.Each == nil {
 			ok, err := inv.expr.evalBool(act)
 			if err != nil {
-				return &Problem{Pos: inv.pos, Msg: fmt.Sprintf("invariant %s: %v", inv.Name, err)}
+				return &Problem{Pos: inv.expr.pos, Msg: fmt.Sprintf("invariant %s: %v", inv.Name, loadRuleErr(err))}
 			}
 			if !ok {
-				return &Problem{Pos: inv.pos, Msg: fmt.Sprintf("invariant %s does not hold on the seeded state (seed %d)", inv.Name, b.seed)}
+				return &Problem{Pos: inv.expr.pos, Msg: fmt.Sprintf("invariant %s does not hold on the seeded state (seed %d)", inv.Name, b.seed)}
 			}
 			continue
 		}
@@ -283,10 +284,10 @@ func (b *Base) checkInvariants() error {
 			act.r = r
 			ok, err := inv.expr.evalBool(act)
 			if err != nil {
-				return &Problem{Pos: inv.pos, Msg: fmt.Sprintf("invariant %s on %s %s: %v", inv.Name, inv.Each.Name, r.id, err)}
+				return &Problem{Pos: inv.expr.pos, Msg: fmt.Sprintf("invariant %s on seeded %s %s: %v", inv.Name, inv.Each.Name, r.id, loadRuleErr(err))}
 			}
 			if !ok {
-				return &Problem{Pos: inv.pos, Msg: fmt.Sprintf("invariant %s does not hold for seeded %s %s (seed %d)", inv.Name, inv.Each.Name, r.id, b.seed)}
+				return &Problem{Pos: inv.expr.pos, Msg: fmt.Sprintf("invariant %s does not hold for seeded %s %s (seed %d)", inv.Name, inv.Each.Name, r.id, b.seed)}
 			}
 		}
 	}
@@ -295,7 +296,7 @@ func (b *Base) checkInvariants() error {
 
 // ChangedByOther reports whether the goal's concurrent actor wrote.
 func (a *Attempt) ChangedByOther() bool {
-	return a.session.concurrent != nil && a.session.concurrent.changedByOther
+	return a.session.concurrent.changedByOther
 }
 
 // String describes the attempt in one line.

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -131,7 +132,9 @@ func (s *Session) Snapshot() ([]byte, error) {
 }
 
 // Restore replaces the session's state with a snapshot taken from a session
-// of the same world and seed. The journal is cleared.
+// of the same world and seed: its records, id counters, virtual clock, call
+// count and key. The journal, idempotency keys and rate limits are cleared.
+// On error the session is unchanged.
 func (s *Session) Restore(data []byte) error {
 	var snap snapshot
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -148,7 +151,10 @@ func (s *Session) Restore(data []byte) error {
 	case snap.Seed != s.base.seed:
 		return fmt.Errorf("snapshot: taken at seed %d, this session's base has seed %d", snap.Seed, s.base.seed)
 	}
-	fresh := &Session{base: s.base, key: s.key, profile: s.profile, calls: snap.Calls, elapsed: time.Duration(snap.ElapsedNS)}
+	// The restored session takes the snapshot's key along with its call
+	// count, so that its later dice are the ones the original session would
+	// have thrown: a restore continues the same story.
+	fresh := &Session{base: s.base, key: snap.Key, profile: s.profile, calls: snap.Calls, elapsed: time.Duration(snap.ElapsedNS)}
 	fresh.recView.s = fresh
 	if len(snap.NextID) > 0 {
 		if len(snap.NextID) != len(w.Types) {
@@ -168,6 +174,9 @@ func (s *Session) Restore(data []byte) error {
 			if err != nil {
 				return fmt.Errorf("snapshot: %s[%d]: %w", t.Name, i, err)
 			}
+			if seen[r.id] {
+				return fmt.Errorf("snapshot: %s %s appears twice", t.Name, r.id)
+			}
 			seen[r.id] = true
 			if bi, ok := s.base.index[t.index][r.id]; ok {
 				if !s.base.recs[t.index][bi].sameAs(r) {
@@ -176,7 +185,7 @@ func (s *Session) Restore(data []byte) error {
 				continue
 			}
 			fresh.put(r)
-			fresh.created = append(fresh.created, recKey{t.index, r.id})
+			fresh.addCreated(recKey{t.index, r.id})
 		}
 		for _, r := range s.base.recs[t.index] {
 			if !seen[r.id] {
@@ -205,7 +214,7 @@ func decodeRecord(t *RecordType, raw json.RawMessage) (*Record, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, err
 	}
-	r := &Record{typ: t, vals: make([]ref.Val, len(t.Fields))}
+	r := newRecord(t, "")
 	for k, v := range m {
 		f := t.byName[k]
 		if f == nil {
@@ -222,6 +231,13 @@ func decodeRecord(t *RecordType, raw json.RawMessage) (*Record, error) {
 		return nil, fmt.Errorf("missing id")
 	}
 	r.id = string(id)
+	for _, f := range t.Fields {
+		if v := r.vals[f.Index]; v != nil {
+			if terr := checkFieldValue(r, f, v); terr != nil {
+				return nil, errors.New(terr.Message)
+			}
+		}
+	}
 	return r, nil
 }
 

@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -69,9 +71,9 @@ func Parse(name string, data []byte) (*World, error) {
 	if len(data) > maxWorldFile {
 		return nil, &LoadError{File: name, Problems: []Problem{{Msg: fmt.Sprintf("file is %d bytes; world files may be at most %d", len(data), maxWorldFile)}}}
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, &LoadError{File: name, Problems: []Problem{yamlProblem(err)}}
+	root, err := parseYAML(data)
+	if err != nil {
+		return nil, &LoadError{File: name, Problems: []Problem{yamlProblem(err, data)}}
 	}
 	if root.Kind == 0 || (root.Kind == yaml.DocumentNode && len(root.Content) == 0) {
 		return nil, &LoadError{File: name, Problems: []Problem{{Pos: Pos{1, 1}, Msg: "empty world file"}}}
@@ -83,6 +85,12 @@ func Parse(name string, data []byte) (*World, error) {
 	c := &compiler{spec: &spec}
 	w := c.compile()
 	if len(c.problems) > 0 {
+		// The compiler checks in passes (types, tools, rules…); an author
+		// reads the file top to bottom.
+		sort.SliceStable(c.problems, func(i, j int) bool {
+			a, b := c.problems[i].Pos, c.problems[j].Pos
+			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+		})
 		return nil, &LoadError{File: name, Problems: c.problems}
 	}
 	sum := sha256.Sum256(data)
@@ -111,19 +119,55 @@ func toProblem(err error) Problem {
 	return Problem{Msg: err.Error()}
 }
 
+// parseYAML parses data into a node tree. The parser is third-party code
+// fed untrusted input; should it ever panic, that is a refused file, not a
+// crashed herd.
+func parseYAML(data []byte) (root yaml.Node, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("yaml: the YAML parser failed on this file: %v", p)
+		}
+	}()
+	err = yaml.Unmarshal(data, &root)
+	return root, err
+}
+
 var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 
 // yamlProblem turns "yaml: line 3: mapping values are not allowed in this
-// context" into a Problem at line 3.
-func yamlProblem(err error) Problem {
+// context" into a Problem on line 3. The YAML parser reports no column, so
+// the column is that of the line's first non-blank character: the
+// indentation is where most YAML mistakes are.
+func yamlProblem(err error, data []byte) Problem {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		col := 1
-		if line == 0 {
-			col = 0
+		col := 0
+		if line > 0 {
+			col = firstNonBlank(data, line)
 		}
 		return Problem{Pos: Pos{Line: line, Col: col}, Msg: "YAML: " + m[2]}
 	}
 	return Problem{Msg: "YAML: " + msg}
+}
+
+// firstNonBlank returns the 1-based column of the first character on line
+// (1-based) that is not a space or tab, or 1 when the line is blank.
+func firstNonBlank(data []byte, line int) int {
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return 1
+		}
+		data = data[i+1:]
+	}
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		data = data[:i]
+	}
+	for i, c := range data {
+		if c != ' ' && c != '\t' {
+			return i + 1
+		}
+	}
+	return 1
 }

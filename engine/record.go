@@ -121,19 +121,46 @@ func (r *Record) sameAs(o *Record) bool {
 	return true
 }
 
-// with returns a copy of r with field i set to v.
-func (r *Record) with(i int, v ref.Val) *Record {
-	c := &Record{typ: r.typ, id: r.id, vals: make([]ref.Val, len(r.vals))}
+// clone returns a copy of r that may be modified before it is stored.
+func (r *Record) clone() *Record {
+	c := newRecord(r.typ, r.id)
 	copy(c.vals, r.vals)
-	c.vals[i] = v
 	return c
 }
 
-// clone returns a copy of r that may be modified before it is stored.
-func (r *Record) clone() *Record {
-	c := &Record{typ: r.typ, id: r.id, vals: make([]ref.Val, len(r.vals))}
-	copy(c.vals, r.vals)
-	return c
+// newRecord allocates a record of t with no values. A record and its
+// values are one allocation for types of up to 16 fields (most are): every
+// write copies a record, so this halves the allocations of a call.
+func newRecord(t *RecordType, id string) *Record {
+	n := len(t.Fields)
+	var r *Record
+	switch {
+	case n <= 4:
+		x := new(struct {
+			Record
+			buf [4]ref.Val
+		})
+		r = &x.Record
+		r.vals = x.buf[:n:n]
+	case n <= 8:
+		x := new(struct {
+			Record
+			buf [8]ref.Val
+		})
+		r = &x.Record
+		r.vals = x.buf[:n:n]
+	case n <= 16:
+		x := new(struct {
+			Record
+			buf [16]ref.Val
+		})
+		r = &x.Record
+		r.vals = x.buf[:n:n]
+	default:
+		r = &Record{vals: make([]ref.Val, n)}
+	}
+	r.typ, r.id = t, id
+	return r
 }
 
 func goValue(v ref.Val) any {

@@ -28,7 +28,7 @@ func (w *World) Seed(seed uint64) (*Base, error) {
 		recs := make([]*Record, t.Count)
 		idx := make(map[string]int, t.Count)
 		for i := range recs {
-			r := &Record{typ: t, id: formatID(t.idField.Prefix, i+1), vals: make([]ref.Val, len(t.Fields))}
+			r := newRecord(t, formatID(t.idField.Prefix, i+1))
 			for _, f := range t.Fields {
 				r.vals[f.Index] = f.seedValue(w, b, rng, r, recs[:i])
 			}
@@ -52,13 +52,19 @@ func (w *World) Seed(seed uint64) (*Base, error) {
 	return b, nil
 }
 
-// formatID numbers records: prefix + at least four digits (c_0001).
+// formatID numbers records: prefix + at least four digits (c_0001). It
+// builds the id in one allocation: every create makes one.
 func formatID(prefix string, n int) string {
-	s := strconv.Itoa(n)
-	if len(s) < 4 {
-		s = strings.Repeat("0", 4-len(s)) + s
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], int64(n), 10)
+	var b strings.Builder
+	b.Grow(len(prefix) + max(4, len(d)))
+	b.WriteString(prefix)
+	for i := len(d); i < 4; i++ {
+		b.WriteByte('0')
 	}
-	return prefix + s
+	b.Write(d)
+	return b.String()
 }
 
 // generator produces a seeded value for a field.
@@ -255,13 +261,20 @@ func genPath(rng *rand.Rand, _ *Field, _ *World, _ *Record, _ []*Record) ref.Val
 	return types.String(fmt.Sprintf("%s/%d/%s-%d%s", dir, 2024+rng.IntN(3), name, rng.IntN(100), ext))
 }
 
+// bounds is the range a numeric generator draws from: the field's min and
+// max, [0, 100] when neither is given, and a span of 100 beyond the one
+// bound that is given (so "min: 500" alone draws from [500, 600]).
 func bounds(f *Field) (lo, hi float64) {
 	lo, hi = 0, 100
-	if f.Min != nil {
+	switch {
+	case f.Min != nil && f.Max != nil:
+		lo, hi = *f.Min, *f.Max
+	case f.Min != nil:
 		lo = *f.Min
-	}
-	if f.Max != nil {
+		hi = max(hi, lo+100)
+	case f.Max != nil:
 		hi = *f.Max
+		lo = min(lo, hi-100)
 	}
 	return lo, hi
 }

@@ -54,8 +54,46 @@ type Session struct {
 	ignoredRA  int
 	errCounts  map[string]int
 
-	concurrent *pendingConcurrent
+	// shared marks the maps and counters this session shares with a fork
+	// (or its parent): the first write to one copies it. Slices need no
+	// mark: Fork clips their capacity, so an append copies by itself.
+	shared sharedParts
+
+	concurrent pendingConcurrent // spec nil: no other actor
 	recView    recordsView
+	act        activation // scratch for one call's rule evaluations
+}
+
+// sharedParts is a set of Session parts shared after a Fork.
+type sharedParts uint8
+
+const (
+	sharedOverlay sharedParts = 1 << iota
+	sharedNextID
+	sharedIdem
+	sharedRetry
+	sharedErrCounts
+	sharedAll = sharedOverlay | sharedNextID | sharedIdem | sharedRetry | sharedErrCounts
+)
+
+// own makes the session's copy of part its own before a write to it.
+func (s *Session) own(part sharedParts) {
+	if s.shared&part == 0 {
+		return
+	}
+	s.shared &^= part
+	switch part {
+	case sharedOverlay:
+		s.overlay = maps.Clone(s.overlay)
+	case sharedNextID:
+		s.nextID = slices.Clone(s.nextID)
+	case sharedIdem:
+		s.idem = maps.Clone(s.idem)
+	case sharedRetry:
+		s.retryUntil = maps.Clone(s.retryUntil)
+	case sharedErrCounts:
+		s.errCounts = maps.Clone(s.errCounts)
+	}
 }
 
 // NewSession starts a session on the base with no changes. key separates
@@ -82,37 +120,21 @@ func (s *Session) Profile() *FaultProfile { return s.profile }
 // SetProfile switches the fault profile for later calls.
 func (s *Session) SetProfile(p *FaultProfile) { s.profile = p }
 
-// Fork returns an independent copy of the session under a new key. The base
-// is shared; only the overlay's index is copied (records are immutable), so
-// forking a fresh session allocates nothing but the new Session.
+// Fork returns an independent copy of the session under a new key: same
+// changes, clock, call count, journal and idempotency keys. Nothing is
+// copied up front: the two sessions share their overlay and bookkeeping
+// until one of them writes, which then copies the part it writes (records
+// themselves are immutable and always shared). So a fork costs one
+// allocation, however many changes the session has made.
 func (s *Session) Fork(key uint64) *Session {
-	f := &Session{
-		base:       s.base,
-		key:        key,
-		profile:    s.profile,
-		calls:      s.calls,
-		elapsed:    s.elapsed,
-		ignoredRA:  s.ignoredRA,
-		concurrent: s.concurrent.clone(),
-	}
+	s.shared = sharedAll
+	s.created = slices.Clip(s.created)
+	s.journal = slices.Clip(s.journal)
+	f := new(Session)
+	*f = *s
+	f.key = key
 	f.recView.s = f
-	if s.overlay != nil {
-		f.overlay = maps.Clone(s.overlay)
-		f.created = slices.Clone(s.created)
-		f.nextID = slices.Clone(s.nextID)
-	}
-	if s.journal != nil {
-		f.journal = slices.Clone(s.journal)
-	}
-	if s.idem != nil {
-		f.idem = maps.Clone(s.idem)
-	}
-	if s.retryUntil != nil {
-		f.retryUntil = maps.Clone(s.retryUntil)
-	}
-	if s.errCounts != nil {
-		f.errCounts = maps.Clone(s.errCounts)
-	}
+	f.act = activation{}
 	return f
 }
 
@@ -218,6 +240,7 @@ func (s *Session) each(t *RecordType, fn func(*Record) bool) {
 
 // put stores a record in the overlay.
 func (s *Session) put(r *Record) {
+	s.own(sharedOverlay)
 	if s.overlay == nil {
 		s.overlay = make(map[recKey]*Record, 4)
 	}
@@ -226,19 +249,23 @@ func (s *Session) put(r *Record) {
 
 // remove deletes a record in the overlay.
 func (s *Session) remove(t *RecordType, id string) {
+	s.own(sharedOverlay)
 	if s.overlay == nil {
 		s.overlay = make(map[recKey]*Record, 4)
 	}
 	s.overlay[recKey{t.index, id}] = nil
 }
 
+// addCreated notes a record created in this session, in creation order.
+func (s *Session) addCreated(k recKey) { s.created = append(s.created, k) }
+
 // newID returns the next id of type t in this session.
 func (s *Session) newID(t *RecordType) string {
+	s.own(sharedNextID)
 	if s.nextID == nil {
 		s.nextID = make([]int, len(s.base.world.Types))
-		for i, rt := range s.base.world.Types {
+		for i := range s.base.world.Types {
 			s.nextID[i] = len(s.base.recs[i]) + 1
-			_ = rt
 		}
 	}
 	n := s.nextID[t.index]

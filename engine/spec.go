@@ -37,6 +37,13 @@ type Scalar struct {
 	IsSet bool
 }
 
+// Text is free text that may hold {{placeholders}} (a message, an intent),
+// kept with its position so that a bad placeholder is reported where it is.
+type Text struct {
+	Src string
+	Pos Pos
+}
+
 // Duration is a Go duration string ("40ms", "2s") with its position.
 type Duration struct {
 	Src string
@@ -44,11 +51,11 @@ type Duration struct {
 }
 
 type worldSpec struct {
-	World       string               `yaml:"world"`
-	Version     int                  `yaml:"version"`
+	World       Scalar               `yaml:"world"`
+	Version     Scalar               `yaml:"version"`
 	Description string               `yaml:"description"`
 	Seed        Scalar               `yaml:"seed"`
-	Epoch       string               `yaml:"epoch"`
+	Epoch       Scalar               `yaml:"epoch"`
 	Variants    []Scalar             `yaml:"variants"`
 	Types       Ordered[typeSpec]    `yaml:"types"`
 	Tools       Ordered[toolSpec]    `yaml:"tools"`
@@ -127,7 +134,7 @@ type searchSpec struct {
 type preconditionSpec struct {
 	Expr    Expr   `yaml:"expr"`
 	Error   Scalar `yaml:"error"`
-	Message string `yaml:"message"`
+	Message Text   `yaml:"message"`
 	Pos     Pos    `yaml:"-"`
 }
 
@@ -162,7 +169,7 @@ type invariantSpec struct {
 	Name    Scalar `yaml:"name"`
 	Each    Scalar `yaml:"each"`
 	Expr    Expr   `yaml:"expr"`
-	Message string `yaml:"message"`
+	Message Text   `yaml:"message"`
 	Pos     Pos    `yaml:"-"`
 }
 
@@ -197,7 +204,7 @@ type faultErrorSpec struct {
 }
 
 type goalSpec struct {
-	Intent     string          `yaml:"intent"`
+	Intent     Text            `yaml:"intent"`
 	Target     *targetSpec     `yaml:"target"`
 	Knows      Ordered[Expr]   `yaml:"knows"`
 	Concurrent *concurrentSpec `yaml:"concurrent"`

@@ -40,6 +40,7 @@ type Field struct {
 	Default  any      // Go value (string, int64, float64, bool, time.Time) or nil
 	Min, Max *float64 // bounds for int/float fields, checked on writes
 	Prefix   string   // for the id field
+	Gen      string   // the generator's name ("person_name"), "" when none
 
 	gen         generator
 	p           float64 // bool: probability of true when seeding; -1 unset
@@ -50,6 +51,10 @@ type Field struct {
 	pos         Pos
 	celType     *cel.Type
 }
+
+// TrueProbability is the probability that seeding sets a bool field true
+// (ok false when the file gives none).
+func (f *Field) TrueProbability() (p float64, ok bool) { return f.p, f.p >= 0 }
 
 // RecordType is a kind of record (contact, charge, order…).
 type RecordType struct {
@@ -140,6 +145,11 @@ type Tool struct {
 	pos          Pos
 }
 
+// ErrorCodes lists the business error codes the tool's preconditions can
+// return, in file order (the engine's own codes and fault kinds are in
+// World.ErrorCodes).
+func (t *Tool) ErrorCodes() []string { return t.errorCodes }
+
 // Description returns the tool's description under a variant, or under the
 // world's first variant when the tool has none by that name.
 func (t *Tool) Description(variant string) string {
@@ -176,15 +186,22 @@ type OutcomeClass struct {
 	when *program
 }
 
+// When returns the class's CEL condition as written.
+func (o *OutcomeClass) When() string { return o.when.src }
+
 // Invariant is a consistency rule of the world.
 type Invariant struct {
 	Name    string
 	Each    *RecordType // nil for a whole-state invariant
 	Message string
 
-	expr *program
-	pos  Pos
+	expr    *program
+	message template
+	pos     Pos
 }
+
+// Expr returns the invariant's CEL condition as written.
+func (i *Invariant) Expr() string { return i.expr.src }
 
 // Goal is a task agents are given, and how its end state is judged.
 type Goal struct {
@@ -198,6 +215,19 @@ type Goal struct {
 	knows      []*program
 	concurrent *concurrent
 	pos        Pos
+}
+
+// Where returns the CEL condition that picks the goal's targets ("true"
+// when the file gives none).
+func (g *Goal) Where() string { return g.where.src }
+
+// ConcurrentAfter is the call after which another actor writes to the
+// target (0: no other actor).
+func (g *Goal) ConcurrentAfter() int {
+	if g.concurrent == nil {
+		return 0
+	}
+	return g.concurrent.afterCalls
 }
 
 type concurrent struct {

@@ -33,6 +33,7 @@ var (
 	exprType     = reflect.TypeFor[Expr]()
 	scalarType   = reflect.TypeFor[Scalar]()
 	durationType = reflect.TypeFor[Duration]()
+	textType     = reflect.TypeFor[Text]()
 )
 
 // decodeStrict decodes n into the value v points to.
@@ -62,6 +63,12 @@ func decodeValue(n *yaml.Node, v reflect.Value) error {
 			return errAt(n, "expected a single value, got %s", kindName(n))
 		}
 		v.Set(reflect.ValueOf(Scalar{Raw: n.Value, Tag: n.ShortTag(), Pos: posOf(n), IsSet: n.ShortTag() != "!!null"}))
+		return nil
+	case textType:
+		if n.Kind != yaml.ScalarNode {
+			return errAt(n, "expected text, got %s", kindName(n))
+		}
+		v.Set(reflect.ValueOf(Text{Src: n.Value, Pos: posOf(n)}))
 		return nil
 	case durationType:
 		if n.Kind != yaml.ScalarNode {
@@ -126,6 +133,17 @@ func decodeValue(n *yaml.Node, v reflect.Value) error {
 		return nil
 	}
 	return errAt(n, "internal: cannot decode into %s", v.Type())
+}
+
+// withKey names the key when the error is about the key's own value
+// ("variants: expected a list, got \"clear\""); errors deeper inside the
+// value already say where they are.
+func withKey(key string, val *yaml.Node, err error) error {
+	de, ok := err.(*decodeError)
+	if !ok || de.Pos != posOf(val) || !strings.HasPrefix(de.Msg, "expected ") {
+		return err
+	}
+	return &decodeError{Pos: de.Pos, Msg: key + ": " + de.Msg}
 }
 
 func isOrdered(t reflect.Type) bool {
@@ -198,7 +216,7 @@ func decodeStruct(n *yaml.Node, v reflect.Value) error {
 		}
 		seen[k.Value] = true
 		if err := decodeValue(val, v.Field(idx)); err != nil {
-			return err
+			return withKey(k.Value, val, err)
 		}
 	}
 	return nil

@@ -78,9 +78,13 @@ they did to the world, and reports how ready the tools are for real agents.
 // commands lists the subcommand constructors. One line per command file.
 var commands = []func(*streams) *cobra.Command{
 	newVersionCmd,
+	newWorldsCmd,
+	newNewCmd,
 	newReportCmd,
 	newDiffCmd,
 	newMergeCmd,
+	newValidateCmd,
+	newInspectCmd,
 }
 
 // run executes herd with args and returns the process exit code.
