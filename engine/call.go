@@ -318,7 +318,14 @@ func (s *Session) listRecords(t *Tool, av *argValues) callOutput {
 		}
 	}
 	out := make([]*Record, 0, min(limit, 8))
-	s.each(t.Record, func(r *Record) bool {
+	var hits bitset
+	if query != "" {
+		hits = s.base.searchHits(t, query)
+	}
+	s.eachIndexed(t.Record, func(bi int, r *Record) bool {
+		if bi >= 0 && query != "" && !hits.has(bi) {
+			return true // the seeded record does not match: skip the filters
+		}
 		for _, p := range t.Params {
 			if p.Field == nil || p == t.limitParam {
 				continue
@@ -335,17 +342,8 @@ func (s *Session) listRecords(t *Tool, av *argValues) callOutput {
 				return true
 			}
 		}
-		if query != "" {
-			hit := false
-			for _, f := range t.search.fields {
-				if v, ok := r.vals[f.Index].(types.String); ok && containsFold(string(v), query) {
-					hit = true
-					break
-				}
-			}
-			if !hit {
-				return true
-			}
+		if query != "" && bi < 0 && !strings.Contains(t.search.text(r), query) {
+			return true
 		}
 		out = append(out, r)
 		return len(out) < limit
@@ -353,26 +351,19 @@ func (s *Session) listRecords(t *Tool, av *argValues) callOutput {
 	return callOutput{records: out}
 }
 
-// containsFold reports whether s contains lowerQuery, ignoring ASCII case,
-// without allocating a lowered copy of s.
-func containsFold(s, lowerQuery string) bool {
-	n := len(lowerQuery)
-	for i := 0; i+n <= len(s); i++ {
-		j := 0
-		for ; j < n; j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != lowerQuery[j] {
-				break
-			}
+// text is the lower-cased text a search matches against: the search
+// fields joined by NULs, so that a query never matches across two fields.
+func (sr *searchRule) text(r *Record) string {
+	var b strings.Builder
+	for i, f := range sr.fields {
+		if i > 0 {
+			b.WriteByte(0)
 		}
-		if j == n {
-			return true
+		if v, ok := r.vals[f.Index].(types.String); ok {
+			b.WriteString(strings.ToLower(string(v)))
 		}
 	}
-	return false
+	return b.String()
 }
 
 // validate checks args against the tool's params and converts them to CEL

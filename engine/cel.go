@@ -461,7 +461,8 @@ func (p *program) evalBool(act *activation) (bool, error) {
 // named slots (rather than a map) keeps evaluation allocation-free.
 type activation struct {
 	r, x, args, now, records ref.Val
-	extra                    map[string]ref.Val // outcome rules, goal knows
+	extra                    map[string]ref.Val // goal knows
+	outcome                  *outcomeVars       // outcome rules
 	// clock is the virtual time when hasClock; now is boxed from it on
 	// first use, since most rules never read it and boxing allocates.
 	clock    time.Time
@@ -485,7 +486,11 @@ func (a *activation) ResolveName(name string) (any, bool) {
 	case "records":
 		v = a.records
 	default:
-		v = a.extra[name]
+		if a.outcome != nil {
+			v = a.outcome.resolve(name)
+		} else {
+			v = a.extra[name]
+		}
 	}
 	return v, v != nil
 }

@@ -1096,7 +1096,7 @@ func (c *compiler) compileGoals() {
 		for i, k := range gs.Knows {
 			knowsKeys[i] = k.Name
 		}
-		c.template(gs.Intent, "goal "+g.Name+": intent", map[string]templateScope{
+		g.intent = c.template(Text{Src: g.Intent, Pos: gs.Intent.Pos}, "goal "+g.Name+": intent", map[string]templateScope{
 			"target": fieldScope(g.Target),
 			"knows":  {what: "knows", names: knowsKeys},
 		})
@@ -1117,6 +1117,7 @@ func (c *compiler) outcomeVars(g *Goal) []variable {
 		{"calls", types.IntType},
 		{"errors", types.NewMapType(types.StringType, types.IntType)},
 		{"ignored_retry_after", types.IntType},
+		{"failed_calls", types.IntType},
 		{"now", types.TimestampType},
 	}
 }

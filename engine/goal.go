@@ -85,7 +85,7 @@ func (g *Goal) Begin(s *Session, rnd uint64) (*Attempt, error) {
 		}
 		a.Knows[g.KnowsKeys[i]] = goValue(v)
 	}
-	a.Intent = renderIntent(g.Intent, target, a.Knows)
+	a.Intent = renderIntent(g.intent, target, a.Knows)
 	if g.concurrent != nil {
 		s.concurrent = pendingConcurrent{spec: g.concurrent, target: target}
 	}
@@ -93,11 +93,7 @@ func (g *Goal) Begin(s *Session, rnd uint64) (*Attempt, error) {
 }
 
 // renderIntent fills {{target.x}} and {{knows.x}} in the intent sentence.
-func renderIntent(src string, target *Record, knows map[string]any) string {
-	t, err := parseTemplate(src)
-	if err != nil {
-		return src
-	}
+func renderIntent(t template, target *Record, knows map[string]any) string {
 	var b strings.Builder
 	for _, p := range t.parts {
 		switch p.scope {
@@ -181,30 +177,85 @@ func (a *Attempt) outcomeActivation() (*activation, error) {
 	if after == nil {
 		after = tgt
 	}
-	errs := make(map[string]int, len(w.errorCodes))
-	for _, code := range w.errorCodes {
-		errs[code] = s.errCounts[code]
+	failed := 0
+	for _, n := range s.errCounts {
+		failed += n
 	}
-	for code, n := range s.errCounts {
-		errs[code] = n
-	}
-	ad := w.env.adapter
 	return &activation{
 		now: types.Timestamp{Time: s.Now()},
-		extra: map[string]ref.Val{
-			"target":              tgt,
-			"after":               after,
-			"exists":              types.Bool(exists),
-			"changed_others":      types.Int(changedOthers),
-			"created":             created,
-			"updated":             updated,
-			"deleted":             deleted,
-			"knows":               ad.NativeToValue(a.Knows),
-			"calls":               types.Int(s.calls),
-			"errors":              ad.NativeToValue(errs),
-			"ignored_retry_after": types.Int(s.ignoredRA),
+		outcome: &outcomeVars{
+			world:         w,
+			session:       s,
+			knowsGo:       a.Knows,
+			target:        tgt,
+			after:         after,
+			exists:        types.Bool(exists),
+			changedOthers: types.Int(changedOthers),
+			created:       created,
+			updated:       updated,
+			deleted:       deleted,
+			calls:         types.Int(s.calls),
+			ignoredRA:     types.Int(s.ignoredRA),
+			failedCalls:   types.Int(failed),
 		},
 	}, nil
+}
+
+// outcomeVars are the names an outcome rule sees. The knows and errors
+// maps are built only when a rule reads them: most rules never do, and
+// building them is most of what judging an episode costs.
+type outcomeVars struct {
+	world   *World
+	session *Session
+	knowsGo map[string]any
+
+	target, after, exists, changedOthers ref.Val
+	created, updated, deleted            *changeList
+	calls, ignoredRA, failedCalls        ref.Val
+	knows, errors                        ref.Val
+}
+
+func (o *outcomeVars) resolve(name string) ref.Val {
+	switch name {
+	case "target":
+		return o.target
+	case "after":
+		return o.after
+	case "exists":
+		return o.exists
+	case "changed_others":
+		return o.changedOthers
+	case "created":
+		return o.created
+	case "updated":
+		return o.updated
+	case "deleted":
+		return o.deleted
+	case "calls":
+		return o.calls
+	case "ignored_retry_after":
+		return o.ignoredRA
+	case "failed_calls":
+		return o.failedCalls
+	case "knows":
+		if o.knows == nil {
+			o.knows = o.world.env.adapter.NativeToValue(o.knowsGo)
+		}
+		return o.knows
+	case "errors":
+		if o.errors == nil {
+			errs := make(map[string]int, len(o.world.errorCodes))
+			for _, code := range o.world.errorCodes {
+				errs[code] = 0
+			}
+			for code, n := range o.session.errCounts {
+				errs[code] = n
+			}
+			o.errors = o.world.env.adapter.NativeToValue(errs)
+		}
+		return o.errors
+	}
+	return nil
 }
 
 // lastState finds the target's state just before it was deleted: the last

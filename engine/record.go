@@ -45,20 +45,23 @@ func (r *Record) Has(field string) bool {
 
 // String returns a field as text (empty when absent).
 func (r *Record) String(field string) string {
-	v := r.Get(field)
-	switch x := v.(type) {
-	case nil:
+	f := r.typ.byName[field]
+	if f == nil {
 		return ""
-	case string:
-		return x
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	case time.Time:
-		return x.UTC().Format(time.RFC3339Nano)
+	}
+	// Switch on the CEL value itself: going through Get would box every
+	// string into an interface just to unbox it again.
+	switch x := r.vals[f.Index].(type) {
+	case types.String:
+		return string(x)
+	case types.Int:
+		return strconv.FormatInt(int64(x), 10)
+	case types.Double:
+		return strconv.FormatFloat(float64(x), 'f', -1, 64)
+	case types.Bool:
+		return strconv.FormatBool(bool(x))
+	case types.Timestamp:
+		return x.Time.UTC().Format(time.RFC3339Nano)
 	}
 	return ""
 }

@@ -41,6 +41,17 @@ func (w *World) Seed(seed uint64) (*Base, error) {
 	if err := b.checkInvariants(); err != nil {
 		return nil, err
 	}
+	b.search = make([]*searchBlob, len(w.Tools))
+	for _, t := range w.Tools {
+		if t.search == nil {
+			continue
+		}
+		texts := make([]string, len(b.recs[t.Record.index]))
+		for i, r := range b.recs[t.Record.index] {
+			texts[i] = t.search.text(r)
+		}
+		b.search[t.index] = newSearchBlob(texts)
+	}
 	b.candidates = make([][]*Record, len(w.Goals))
 	for i, g := range w.Goals {
 		c, err := g.findCandidates(b)

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -16,6 +17,61 @@ type Base struct {
 	index []map[string]int // per type: id → position in recs
 	// goal candidates are computed once per base (they only read it).
 	candidates [][]*Record
+	// search holds, per search tool (by tool index), the lower-cased text
+	// of every seeded record's search fields in one string: a search is a
+	// few strings.Index calls over it instead of a case fold per record.
+	search []*searchBlob
+}
+
+// searchBlob is the seeded records' search text, back to back. Record i's
+// text is blob[starts[i]:starts[i+1]-1]; each ends with a separator byte
+// that no query contains, so a match never spans two records.
+type searchBlob struct {
+	blob   string
+	starts []int
+}
+
+const searchSep = '\x01'
+
+func newSearchBlob(texts []string) *searchBlob {
+	var b strings.Builder
+	starts := make([]int, len(texts)+1)
+	for i, t := range texts {
+		starts[i] = b.Len()
+		b.WriteString(t)
+		b.WriteByte(searchSep)
+	}
+	starts[len(texts)] = b.Len()
+	return &searchBlob{blob: b.String(), starts: starts}
+}
+
+// bitset marks seeded record positions.
+type bitset []uint64
+
+func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
+
+// searchHits marks the seeded records whose search text contains query.
+func (b *Base) searchHits(t *Tool, query string) bitset {
+	sb := b.search[t.index]
+	hits := make(bitset, (len(sb.starts)+63)/64)
+	if strings.IndexByte(query, searchSep) >= 0 {
+		return hits
+	}
+	from := 0
+	for {
+		i := strings.Index(sb.blob[from:], query)
+		if i < 0 {
+			return hits
+		}
+		pos := from + i
+		// The record holding pos: the last start ≤ pos.
+		r := sort.SearchInts(sb.starts, pos+1) - 1
+		hits[r/64] |= 1 << (r % 64)
+		from = sb.starts[r+1] // next record
+		if from >= len(sb.blob) {
+			return hits
+		}
+	}
 }
 
 // World returns the world this base was seeded from.
@@ -215,16 +271,52 @@ func (s *Session) list(t *RecordType) []*Record {
 // each calls fn for every current record of t in id order, without
 // building a slice.
 func (s *Session) each(t *RecordType, fn func(*Record) bool) {
-	for _, r := range s.base.recs[t.index] {
-		if s.overlay != nil {
+	s.eachIndexed(t, func(_ int, r *Record) bool { return fn(r) })
+}
+
+// eachIndexed is each with the record's position in the base (-1 for a
+// record the base does not have, or whose base version was overwritten).
+// The overlay is usually a handful of records, so rather than look every
+// base record up in it, the overlay's ids of this type are collected first
+// and only those are compared.
+func (s *Session) eachIndexed(t *RecordType, fn func(int, *Record) bool) {
+	var mine [8]recKey
+	touched := mine[:0]
+	useMap := false
+	for k := range s.overlay {
+		if k.t != t.index {
+			continue
+		}
+		if len(touched) == len(mine) {
+			useMap = true
+			break
+		}
+		touched = append(touched, k)
+	}
+	for i, r := range s.base.recs[t.index] {
+		switch {
+		case useMap:
 			if o, ok := s.overlay[recKey{t.index, r.id}]; ok {
 				if o == nil {
 					continue
 				}
-				r = o
+				r, i = o, -1
+			}
+		case len(touched) > 0:
+			for _, k := range touched {
+				if k.id == r.id {
+					if r = s.overlay[k]; r == nil {
+						break
+					}
+					i = -1
+					break
+				}
+			}
+			if r == nil {
+				continue
 			}
 		}
-		if !fn(r) {
+		if !fn(i, r) {
 			return
 		}
 	}
@@ -232,7 +324,7 @@ func (s *Session) each(t *RecordType, fn func(*Record) bool) {
 		if k.t != t.index {
 			continue
 		}
-		if r := s.overlay[k]; r != nil && !fn(r) {
+		if r := s.overlay[k]; r != nil && !fn(-1, r) {
 			return
 		}
 	}
@@ -303,11 +395,17 @@ func (s *Session) Changes() []Change {
 		}
 		out = append(out, Change{Type: t, ID: k.id, Before: before, After: r})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Type.index != out[j].Type.index {
-			return out[i].Type.index < out[j].Type.index
+	slices.SortFunc(out, func(a, b Change) int {
+		if a.Type.index != b.Type.index {
+			return a.Type.index - b.Type.index
 		}
-		return idLess(out[i].ID, out[j].ID)
+		if idLess(a.ID, b.ID) {
+			return -1
+		}
+		if a.ID == b.ID {
+			return 0
+		}
+		return 1
 	})
 	return out
 }

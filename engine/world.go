@@ -211,6 +211,7 @@ type Goal struct {
 	KnowsKeys []string // in file order
 	Outcomes  []*OutcomeClass
 
+	intent     template // Intent, parsed once
 	where      *program
 	knows      []*program
 	concurrent *concurrent

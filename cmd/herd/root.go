@@ -80,9 +80,12 @@ var commands = []func(*streams) *cobra.Command{
 	newVersionCmd,
 	newWorldsCmd,
 	newNewCmd,
+	newSwarmCmd,
+	newReplayCmd,
 	newReportCmd,
 	newDiffCmd,
 	newMergeCmd,
+	newLintCmd,
 	newValidateCmd,
 	newInspectCmd,
 }

@@ -1,0 +1,356 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/lint"
+	"github.com/herd-sh/herd/personas"
+	"github.com/herd-sh/herd/report"
+	"github.com/herd-sh/herd/swarm"
+	"github.com/herd-sh/herd/swarm/otlp"
+	"github.com/herd-sh/herd/worlds"
+)
+
+// swarmOptions are the flags shared by swarm and replay: everything that
+// decides what an agent does.
+type swarmOptions struct {
+	world        string
+	agents       int
+	seed         uint64
+	seedSet      bool
+	goals        []string
+	mix          string
+	personas     string
+	faults       string
+	variants     []string
+	workers      int
+	shard        string
+	maxAgents    int
+	descriptions string
+}
+
+func (o *swarmOptions) addFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.IntVar(&o.agents, "agents", 200, "number of agents (each runs one episode per variant)")
+	f.Uint64Var(&o.seed, "seed", 0, "run seed (default: the world's seed); the same seed replays the same run")
+	f.StringArrayVar(&o.goals, "goal", nil, "goal to run (repeatable; default: every goal of the world)")
+	f.StringVar(&o.mix, "mix", "", "persona weights, e.g. careful=0.5,hasty=0.5 (default: the whole pack, equal weights)")
+	f.StringVar(&o.personas, "personas", "", "persona pack YAML file (default: the built-in pack)")
+	f.StringVar(&o.faults, "faults", "none", "fault profile: none, realistic, hostile, or one the world defines")
+	f.StringSliceVar(&o.variants, "variant", nil, "description variant(s), comma-separated, e.g. clear,ambiguous (default: the world's first)")
+	f.IntVar(&o.workers, "workers", 0, "worker goroutines (default: GOMAXPROCS)")
+	f.StringVar(&o.shard, "shard", "", "run only shard k of n (k/n, 0-based): agents with i mod n == k")
+	f.IntVar(&o.maxAgents, "max-agents", swarm.MaxAgents, "refuse --agents above this cap")
+	f.StringVar(&o.descriptions, "descriptions", "", "YAML file of your own tool descriptions (tool: text, or tool: {variant: text}) overriding the world's")
+}
+
+// plan turns the flags into a swarm configuration.
+func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
+	var cfg swarm.Config
+	if o.agents < 1 || o.agents > o.maxAgents {
+		return cfg, usageErrf("--agents: must be between 1 and %d, got %d", o.maxAgents, o.agents)
+	}
+	if cmd.Flags().Changed("workers") && (o.workers < 1 || o.workers > 4096) {
+		return cfg, usageErrf("--workers: must be between 1 and 4096, got %d", o.workers)
+	}
+	w, err := worlds.Resolve(o.world)
+	if err != nil {
+		return cfg, usageErr(err)
+	}
+	cfg.World, cfg.WorldRef, cfg.Agents, cfg.Workers = w, o.world, o.agents, o.workers
+	cfg.Seed = w.DefaultSeed
+	if cmd.Flags().Changed("seed") {
+		cfg.Seed = o.seed
+	}
+	for _, name := range o.goals {
+		g := w.Goal(name)
+		if g == nil {
+			return cfg, usageErrf("--goal: world %s has no goal %q (it has %s)", w.Name, name, goalNames(w))
+		}
+		cfg.Goals = append(cfg.Goals, g)
+	}
+	pack := personas.Builtin()
+	if o.personas != "" {
+		if pack, err = personas.LoadPack(o.personas); err != nil {
+			return cfg, usageErr(err)
+		}
+	}
+	if cfg.Mix, err = parseMix(o.mix, pack); err != nil {
+		return cfg, usageErr(err)
+	}
+	cfg.MixFlag = o.mix
+	cfg.Profile = w.Profile(o.faults)
+	if cfg.Profile == nil {
+		names := make([]string, len(w.Profiles))
+		for i, p := range w.Profiles {
+			names[i] = p.Name
+		}
+		return cfg, usageErrf("--faults: world %s has no fault profile %q (it has %s)", w.Name, o.faults, strings.Join(names, ", "))
+	}
+	if o.descriptions != "" {
+		if cfg.Descriptions, err = lint.LoadDescriptions(o.descriptions, w); err != nil {
+			return cfg, usageErr(err)
+		}
+	}
+	for _, v := range o.variants {
+		v = strings.TrimSpace(v)
+		if !w.HasVariant(v) && cfg.Descriptions[v] == nil {
+			return cfg, usageErrf("--variant: world %s has no variant %q (it has %s)", w.Name, v, strings.Join(w.Variants, ", "))
+		}
+		cfg.Variants = append(cfg.Variants, v)
+	}
+	if o.shard != "" {
+		if cfg.Shard, err = parseShard(o.shard); err != nil {
+			return cfg, usageErr(err)
+		}
+	}
+	return cfg, nil
+}
+
+func goalNames(w *engine.World) string {
+	names := make([]string, len(w.Goals))
+	for i, g := range w.Goals {
+		names[i] = g.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseMix reads "careful=0.5,hasty=0.5"; empty means the whole pack with
+// equal weights.
+func parseMix(s string, pack *personas.Pack) ([]swarm.MixEntry, error) {
+	if strings.TrimSpace(s) == "" {
+		var mix []swarm.MixEntry
+		for _, p := range pack.Personas {
+			mix = append(mix, swarm.MixEntry{Persona: p, Weight: 1})
+		}
+		return mix, nil
+	}
+	var mix []swarm.MixEntry
+	seen := map[string]bool{}
+	total := 0.0
+	for _, part := range strings.Split(s, ",") {
+		name, weight, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok {
+			weight = "1"
+		}
+		name = strings.TrimSpace(name)
+		p := pack.Get(name)
+		if p == nil {
+			return nil, fmt.Errorf("--mix: unknown persona %q (known: %s)", name, strings.Join(pack.Names(), ", "))
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("--mix: persona %q given twice", name)
+		}
+		seen[name] = true
+		wt, err := strconv.ParseFloat(strings.TrimSpace(weight), 64)
+		if err != nil || wt < 0 || wt != wt || wt > 1e9 {
+			return nil, fmt.Errorf("--mix: %q: weight %q is not a non-negative number", part, weight)
+		}
+		total += wt
+		mix = append(mix, swarm.MixEntry{Persona: p, Weight: wt})
+	}
+	if total <= 0 {
+		return nil, fmt.Errorf("--mix: weights sum to zero")
+	}
+	return mix, nil
+}
+
+// parseShard reads "k/n".
+func parseShard(s string) (swarm.Shard, error) {
+	if s == "auto" {
+		return shardFromEnv()
+	}
+	ks, ns, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(ks)
+	n, err2 := strconv.Atoi(ns)
+	if !ok || err1 != nil || err2 != nil {
+		return swarm.Shard{}, fmt.Errorf("--shard: %q: want k/n, e.g. 0/4", s)
+	}
+	if n < 1 || k < 0 || k >= n {
+		return swarm.Shard{}, fmt.Errorf("--shard: %q: want 0 ≤ k < n", s)
+	}
+	return swarm.Shard{Index: k, Count: n}, nil
+}
+
+// shardFromEnv reads a Kubernetes Indexed Job's JOB_COMPLETION_INDEX and the
+// shard count from HERD_SHARDS.
+func shardFromEnv() (swarm.Shard, error) {
+	k, err1 := strconv.Atoi(os.Getenv("JOB_COMPLETION_INDEX"))
+	n, err2 := strconv.Atoi(os.Getenv("HERD_SHARDS"))
+	if err1 != nil || err2 != nil {
+		return swarm.Shard{}, fmt.Errorf("--shard auto: needs JOB_COMPLETION_INDEX and HERD_SHARDS in the environment")
+	}
+	return parseShard(fmt.Sprintf("%d/%d", k, n))
+}
+
+type swarmCmdOptions struct {
+	swarmOptions
+	jsonOut, htmlOut, mdOut, junitOut, badgeOut string
+	thresholds                                  []string
+	strict                                      bool
+	progress                                    string
+	otlp                                        string
+}
+
+func newSwarmCmd(s *streams) *cobra.Command {
+	o := &swarmCmdOptions{}
+	cmd := &cobra.Command{
+		Use:   "swarm WORLD",
+		Short: "Run a swarm of scripted-persona agents against a world and report what they did to it",
+		Long: `Run a swarm of scripted-persona agents against a world (mock:crm, mock:payments,
+mock:shop, mock:email, mock:files, or a world file) and report, with 95%
+confidence intervals, how often they reached their goal and how often they
+damaged the world. The same seed replays the same run, byte for byte.`,
+		Example: `  herd swarm mock:crm --agents 200 --seed 42
+  herd swarm mock:crm --agents 2000 --variant clear,ambiguous --html report.html
+  herd swarm mock:shop --faults hostile --mix careful=1,retrier=1 --json run.json
+  herd swarm mock:crm --threshold 'harmful<5%' --threshold 'hide_contact:destroyed_data<1%'`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.world = args[0]
+			return runSwarm(cmd.Context(), cmd, s, o)
+		},
+	}
+	o.addFlags(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.jsonOut, "json", "", "write the results document (JSON) to this file")
+	f.StringVar(&o.htmlOut, "html", "", "write a self-contained HTML report to this file")
+	f.StringVar(&o.mdOut, "md", "", "write a Markdown report (for a PR comment) to this file")
+	f.StringVar(&o.junitOut, "junit", "", "write JUnit XML (one test case per threshold and harmful class) to this file")
+	f.StringVar(&o.badgeOut, "badge", "", "write a shields.io endpoint badge JSON to this file")
+	f.StringArrayVar(&o.thresholds, "threshold", nil, "readiness threshold, e.g. 'harmful<5%' or 'hide_contact:destroyed_data<1%' (repeatable)")
+	f.BoolVar(&o.strict, "strict", false, "an INCONCLUSIVE threshold fails the run too")
+	f.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, a line a second otherwise), always (a line a second), never")
+	f.StringVar(&o.otlp, "otlp", "", "export a span per episode and per tool call to this OTLP HTTP collector, e.g. http://127.0.0.1:4318 (tracing slows the run)")
+	return cmd
+}
+
+func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOptions) error {
+	cfg, err := o.config(cmd)
+	if err != nil {
+		return err
+	}
+	switch o.progress {
+	case "auto", "always", "never":
+	default:
+		return usageErrf("--progress: want auto, always or never, got %q", o.progress)
+	}
+	cfg.Command = commandLine(o, cfg.Seed)
+	// A swarm's live heap is a few megabytes whatever the agent count
+	// (aggregation is streaming), while it allocates briefly for every
+	// episode: collecting at 4× the live heap instead of 2× buys about a
+	// tenth of the CPU for tens of megabytes. GOGC, when set, wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if o.otlp != "" {
+		exp, err := otlp.New(ctx, o.otlp, otlpRun(cfg))
+		if err != nil {
+			return usageErrf("--otlp: %v", err)
+		}
+		cfg.Observer = exp
+		defer flushOTLP(s, exp)
+	}
+	plan, err := swarm.NewPlan(cfg)
+	if err != nil {
+		return usageErr(err)
+	}
+	// Thresholds are checked before the run, so a typo costs nothing.
+	if err := checkThresholds(plan, o.thresholds); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.err, "herd: swarm %s: %d agents × %d variant(s), seed %d, faults %s\n",
+		cfg.WorldRef, cfg.Agents, max(len(cfg.Variants), 1), cfg.Seed, cfg.Profile.Name)
+	prog := newProgress(s.err, o.progress, plan.Episodes())
+	plan.SetProgress(prog.update, prog.every)
+	res, err := plan.Run(ctx)
+	prog.finish()
+	if err != nil {
+		return codeErr(exitUnreachable, err)
+	}
+	res.Lint = lintFindings(cfg)
+	if res.Partial {
+		fmt.Fprintf(s.err, "herd: interrupted: %d of %d episodes finished; the results are marked partial\n", res.Episodes, plan.Episodes())
+	}
+	code, err := finishRun(s, res, outputs{json: o.jsonOut, html: o.htmlOut, md: o.mdOut, junit: o.junitOut, badge: o.badgeOut}, o.thresholds, o.strict)
+	if err != nil {
+		return err
+	}
+	if code != exitOK {
+		return codeErr(code, nil)
+	}
+	return nil
+}
+
+// commandLine rebuilds the reproducing command line (without output flags).
+func commandLine(o *swarmCmdOptions, seed uint64) string {
+	parts := []string{"herd swarm", o.world, "--agents", strconv.Itoa(o.agents), "--seed", strconv.FormatUint(seed, 10)}
+	for _, g := range o.goals {
+		parts = append(parts, "--goal", g)
+	}
+	if o.mix != "" {
+		parts = append(parts, "--mix", o.mix)
+	}
+	if o.personas != "" {
+		parts = append(parts, "--personas", o.personas)
+	}
+	if o.faults != "none" {
+		parts = append(parts, "--faults", o.faults)
+	}
+	if o.descriptions != "" {
+		parts = append(parts, "--descriptions", o.descriptions)
+	}
+	if len(o.variants) > 0 {
+		parts = append(parts, "--variant", strings.Join(o.variants, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+// lintFindings lints the tool descriptions under each variant of the run,
+// so the report shows them beside the misuse rates they explain.
+func lintFindings(cfg swarm.Config) []report.LintFinding {
+	variants := cfg.Variants
+	if len(variants) == 0 {
+		variants = []string{cfg.World.Variants[0]}
+	}
+	var out []report.LintFinding
+	for _, v := range variants {
+		rep := lint.Lint(cfg.World, v, cfg.Descriptions[v])
+		out = append(out, rep.ToResults()...)
+	}
+	return out
+}
+
+// otlpRun describes the run for the spans' resource.
+func otlpRun(cfg swarm.Config) otlp.Run {
+	r := otlp.Run{World: cfg.World.Name, Source: cfg.WorldRef, Seed: cfg.Seed, Agents: cfg.Agents,
+		Faults: cfg.Profile.Name, Command: cfg.Command}
+	if cfg.Shard.Count > 1 {
+		r.Shard = fmt.Sprintf("%d/%d", cfg.Shard.Index, cfg.Shard.Count)
+	}
+	return r
+}
+
+// flushOTLP sends the spans still queued (even after Ctrl-C, with a fresh
+// deadline) and says what reached the collector.
+func flushOTLP(s *streams, exp *otlp.Exporter) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, _ := exp.Shutdown(ctx)
+	if st.Spans() == 0 && st.Err == nil {
+		return // the run never started
+	}
+	fmt.Fprintf(s.err, "herd: otlp: %d spans (%d episodes, %d calls) sent to %s\n", st.Sent, st.Episodes, st.Calls, st.Endpoint)
+	if st.Err != nil {
+		fmt.Fprintf(s.err, "herd: otlp: %d spans lost: %v\n", st.Lost, st.Err)
+	}
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/herd-sh/herd/report"
+)
+
+var (
+	herdBinOnce sync.Once
+	herdBinPath string
+	herdBinErr  error
+)
+
+// herdBinary builds the herd binary once per test process, for tests that
+// need a real process (signals).
+func herdBinary(t *testing.T) string {
+	t.Helper()
+	herdBinOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "herd-bin-")
+		if err != nil {
+			herdBinErr = err
+			return
+		}
+		herdBinPath = filepath.Join(dir, "herd")
+		out, err := exec.Command("go", "build", "-o", herdBinPath, ".").CombinedOutput()
+		if err != nil {
+			herdBinErr = err
+			t.Logf("%s", out)
+		}
+	})
+	if herdBinErr != nil {
+		t.Fatalf("building herd: %v", herdBinErr)
+	}
+	return herdBinPath
+}
+
+func TestSwarmRunsAndWritesJSON(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "run.json")
+	code, out, errOut := runHerd(t, "swarm", "mock:crm", "--agents", "200", "--seed", "42", "--json", js, "--progress", "never")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "seed 42") || !strings.Contains(errOut, "seed 42") {
+		t.Errorf("the seed is not printed:\n%s\n%s", out, errOut)
+	}
+	res, err := report.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Episodes != 200 || res.Run.Seed != 42 || res.Partial {
+		t.Errorf("episodes %d seed %d partial %v", res.Episodes, res.Run.Seed, res.Partial)
+	}
+}
+
+// Bad flags exit 2 with one clear line each.
+func TestSwarmBadFlags(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--agents", "0"}, "--agents: must be between 1 and 10000000, got 0"},
+		{[]string{"--agents", "-1"}, "--agents: must be between 1 and 10000000, got -1"},
+		{[]string{"--mix", "careful=x"}, `--mix: "careful=x": weight "x" is not a non-negative number`},
+		{[]string{"--mix", "carefull=1"}, `--mix: unknown persona "carefull"`},
+		{[]string{"--goal", "nope"}, `--goal: world crm has no goal "nope"`},
+		{[]string{"--shard", "5/4"}, `--shard: "5/4": want 0 ≤ k < n`},
+		{[]string{"--workers", "0"}, "--workers: must be between 1 and 4096, got 0"},
+		{[]string{"--faults", "weird"}, `--faults: world crm has no fault profile "weird"`},
+		{[]string{"--variant", "shiny"}, `--variant: world crm has no variant "shiny"`},
+		{[]string{"--threshold", "harmless<5%"}, `threshold "harmless<5%"`},
+		{[]string{"--progress", "sometimes"}, `--progress: want auto, always or never`},
+	}
+	for _, c := range cases {
+		args := append([]string{"swarm", "mock:crm"}, c.args...)
+		code, _, errOut := runHerd(t, args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", c.args, code, errOut)
+			continue
+		}
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if len(lines) != 1 || !strings.Contains(lines[0], c.want) {
+			t.Errorf("%v: stderr %q, want one line containing %q", c.args, errOut, c.want)
+		}
+	}
+	code, _, errOut := runHerd(t, "swarm", "mock:nope")
+	if code != 2 || !strings.Contains(errOut, `mock:nope`) {
+		t.Errorf("unknown world: exit %d, %q", code, errOut)
+	}
+}
+
+// A run interrupted with SIGINT writes partial results whose counts equal
+// the episodes it reports finished.
+func TestSwarmInterruptWritesPartialResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := herdBinary(t)
+	js := filepath.Join(t.TempDir(), "run.json")
+	cmd := exec.Command(bin, "swarm", "mock:crm", "--agents", "5000000", "--seed", "7", "--json", js, "--progress", "always")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for the first progress line: the run is under way.
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(stderr.String(), "episodes (") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no progress after 60s: %s", stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("herd did not stop within 60s of SIGINT")
+	}
+	res, err := report.ReadFile(js)
+	if err != nil {
+		t.Fatalf("no results after SIGINT: %v\n%s", err, stderr.String())
+	}
+	if !res.Partial {
+		t.Fatal("results not marked partial")
+	}
+	sum := 0
+	for _, c := range res.Counts {
+		sum += c.N
+	}
+	if sum != res.Episodes || sum == 0 {
+		t.Fatalf("counts sum to %d, episodes %d", sum, res.Episodes)
+	}
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("stderr does not say it was interrupted: %s", stderr.String())
+	}
+}
+
+func TestReplayMatchesRunTrace(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "run.json")
+	code, _, errOut := runHerd(t, "swarm", "mock:crm", "--agents", "300", "--seed", "5", "--variant", "clear,ambiguous", "--json", js, "--progress", "never")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	res, err := report.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Traces) == 0 {
+		t.Fatal("no traces sampled")
+	}
+	tr := res.Traces[0]
+	args := strings.Fields(strings.TrimPrefix(tr.Replay, "herd "))
+	code, out, errOut := runHerd(t, append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"class": "`+tr.Class+`"`) || !strings.Contains(out, `"agent": `+itoa(tr.Agent)) {
+		t.Fatalf("replay of %q does not reproduce class %s:\n%s", tr.Replay, tr.Class, out)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

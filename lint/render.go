@@ -1,0 +1,299 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Document is what herd lint prints: one report per variant linted.
+type Document struct {
+	World string `json:"world"`
+	// Descriptions is the descriptions file whose texts replaced the
+	// world's, "" when none.
+	Descriptions string   `json:"descriptions,omitempty"`
+	Reports      []Report `json:"reports"`
+}
+
+// Counts adds up the findings of every report.
+func (d *Document) Counts() Counts {
+	var c Counts
+	for _, r := range d.Reports {
+		c.Errors += r.Counts.Errors
+		c.Warnings += r.Counts.Warnings
+		c.Infos += r.Counts.Infos
+	}
+	return c
+}
+
+// WriteJSON writes the document as indented JSON. The output is a pure
+// function of the document: linting twice gives the same bytes.
+func WriteJSON(w io.Writer, d *Document) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(d)
+}
+
+// WriteTable writes the document as text tables: scores per dimension and
+// variant, per tool, then the findings, errors first. plain draws ASCII
+// borders, for logs and files.
+func WriteTable(w io.Writer, d *Document, plain bool) error {
+	tw := &textWriter{w: w, plain: plain}
+	tw.printf("herd lint · world %s · %s%s\n", d.World, variantList(d), descriptionsNote(d))
+	for _, n := range notes(d) {
+		tw.printf("note: %s\n", n)
+	}
+	tw.printf("\nScores (0–100)\n")
+	tw.table(scoreHeader(d), scoreRows(d), numericColumns(len(d.Reports)))
+	tw.printf("\nTools (overall score)\n")
+	tw.table(toolHeader(d), toolRows(d), numericColumns(len(d.Reports)))
+	fs := sortedFindings(d)
+	c := d.Counts()
+	tw.printf("\nFindings: %s\n", c)
+	rows := make([][]string, len(fs))
+	for i, f := range fs {
+		rows[i] = []string{f.Level, f.Variant, f.Tool, f.Dimension, f.Message, f.Fix}
+	}
+	tw.wrapped([]string{"LEVEL", "VARIANT", "TOOL", "DIMENSION", "FINDING", "FIX"}, rows, map[int]int{4: 44, 5: 56})
+	return tw.err
+}
+
+// WriteMarkdown writes the document as Markdown, for a pull request or a
+// CI step summary.
+func WriteMarkdown(w io.Writer, d *Document) error {
+	mw := &textWriter{w: w, markdown: true}
+	mw.printf("## herd lint · %s\n\n", d.World)
+	c := d.Counts()
+	mw.printf("%s across %s%s.\n\n", c, variantList(d), descriptionsNote(d))
+	for _, n := range notes(d) {
+		mw.printf("> note: %s\n\n", mdEscape(n))
+	}
+	mw.printf("### Scores (0–100)\n\n")
+	mw.table(scoreHeader(d), scoreRows(d), numericColumns(len(d.Reports)))
+	mw.printf("\n### Tools (overall score)\n\n")
+	mw.table(toolHeader(d), toolRows(d), numericColumns(len(d.Reports)))
+	fs := sortedFindings(d)
+	if len(fs) > 0 {
+		mw.printf("\n### Findings\n\n")
+		rows := make([][]string, len(fs))
+		for i, f := range fs {
+			rows[i] = []string{f.Level, f.Variant, "`" + f.Tool + "`", f.Dimension, mdEscape(f.Message), mdEscape(f.Fix)}
+		}
+		mw.table([]string{"Level", "Variant", "Tool", "Dimension", "Finding", "Fix"}, rows, nil)
+	}
+	return mw.err
+}
+
+func descriptionsNote(d *Document) string {
+	if d.Descriptions == "" {
+		return ""
+	}
+	return " · descriptions from " + d.Descriptions
+}
+
+// notes lists each report's notes once, prefixed with its variant when
+// there are several.
+func notes(d *Document) []string {
+	var out []string
+	for _, r := range d.Reports {
+		for _, n := range r.Notes {
+			if len(d.Reports) > 1 {
+				n = r.Variant + ": " + n
+			}
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func variantList(d *Document) string {
+	names := make([]string, len(d.Reports))
+	for i, r := range d.Reports {
+		names[i] = r.Variant
+	}
+	word := "variant"
+	if len(names) != 1 {
+		word = "variants"
+	}
+	return word + " " + strings.Join(names, ", ")
+}
+
+func scoreHeader(d *Document) []string {
+	h := []string{"DIMENSION"}
+	for _, r := range d.Reports {
+		h = append(h, r.Variant)
+	}
+	return h
+}
+
+func scoreRows(d *Document) [][]string {
+	var rows [][]string
+	for _, dim := range Dimensions {
+		row := []string{dim}
+		for _, r := range d.Reports {
+			row = append(row, fmtScore(r.Dimension(dim)))
+		}
+		rows = append(rows, row)
+	}
+	overall := []string{"overall"}
+	counts := []string{"errors / warnings / info"}
+	for _, r := range d.Reports {
+		overall = append(overall, fmtScore(r.Score))
+		counts = append(counts, fmt.Sprintf("%d / %d / %d", r.Counts.Errors, r.Counts.Warnings, r.Counts.Infos))
+	}
+	return append(rows, overall, counts)
+}
+
+func toolHeader(d *Document) []string {
+	h := []string{"TOOL"}
+	for _, r := range d.Reports {
+		h = append(h, r.Variant)
+	}
+	return h
+}
+
+func toolRows(d *Document) [][]string {
+	var names []string
+	for _, r := range d.Reports {
+		for _, t := range r.Tools {
+			if !slices.Contains(names, t.Tool) {
+				names = append(names, t.Tool)
+			}
+		}
+	}
+	var rows [][]string
+	for _, n := range names {
+		row := []string{n}
+		for _, r := range d.Reports {
+			if t, ok := r.Tool(n); ok {
+				row = append(row, fmtScore(t.Score))
+			} else {
+				row = append(row, "—")
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func fmtScore(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+
+func numericColumns(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}
+
+// levelRank orders findings errors first.
+func levelRank(level string) int {
+	switch level {
+	case LevelError:
+		return 0
+	case LevelWarning:
+		return 1
+	}
+	return 2
+}
+
+// sortedFindings lists every report's findings, errors first; within a
+// level, in report order (variant, then tool, then dimension).
+func sortedFindings(d *Document) []Finding {
+	var fs []Finding
+	for _, r := range d.Reports {
+		fs = append(fs, r.Findings...)
+	}
+	slices.SortStableFunc(fs, func(a, b Finding) int { return levelRank(a.Level) - levelRank(b.Level) })
+	return fs
+}
+
+// mdEscape keeps a cell's text from breaking a Markdown table row.
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// textWriter keeps the first write error, so the renderers read straight.
+type textWriter struct {
+	w        io.Writer
+	plain    bool
+	markdown bool
+	err      error
+}
+
+func (t *textWriter) printf(format string, args ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, args...)
+	}
+}
+
+func (t *textWriter) options(right []int) []tablewriter.Option {
+	aligns := make([]tw.Align, 0)
+	for i := 0; i <= slices.Max(append([]int{0}, right...)); i++ {
+		aligns = append(aligns, tw.AlignLeft)
+	}
+	for _, i := range right {
+		aligns[i] = tw.AlignRight
+	}
+	var r tw.Renderer
+	switch {
+	case t.markdown:
+		r = renderer.NewMarkdown()
+	case t.plain:
+		r = renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})
+	default:
+		r = renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleLight)})
+	}
+	return []tablewriter.Option{
+		tablewriter.WithRenderer(r),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: aligns}),
+	}
+}
+
+func (t *textWriter) table(header []string, rows [][]string, right []int) {
+	opts := append(t.options(right), tablewriter.WithRowAutoWrap(tw.WrapNone))
+	t.render(header, rows, opts)
+}
+
+// wrapped is a table whose long text columns wrap at the given widths.
+func (t *textWriter) wrapped(header []string, rows [][]string, widths map[int]int) {
+	m := tw.NewMapper[int, int]()
+	for col, wd := range widths {
+		m.Set(col, wd)
+	}
+	opts := append(t.options(nil), tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithColumnWidths(m))
+	t.render(header, rows, opts)
+}
+
+func (t *textWriter) render(header []string, rows [][]string, opts []tablewriter.Option) {
+	if t.err != nil || len(rows) == 0 {
+		return
+	}
+	tbl := tablewriter.NewTable(t.w, opts...)
+	tbl.Header(toAny(header)...)
+	for _, r := range rows {
+		if t.err = tbl.Append(toAny(r)...); t.err != nil {
+			return
+		}
+	}
+	t.err = tbl.Render()
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,161 @@
+package lint
+
+import (
+	"strings"
+)
+
+// Tool is what the rubric reads about one tool: the same few facts an MCP
+// client sees in tools/list, plus what a herd world knows besides (the
+// kind and record type). It is built from an engine world by FromWorld,
+// and can be built by hand from any server's tool list.
+type Tool struct {
+	Name        string
+	Description string
+	// Kind is get, list, create, update, delete or custom; "" when unknown
+	// (an external server), in which case it is guessed from the name.
+	Kind string
+	// Record is the record type the tool works on, "" when unknown (then
+	// guessed from the name: delete_contact → contact).
+	Record string
+	// Fields are the record type's field names, when known; they make the
+	// suggested fixes concrete ("Fetch one contact by id: name, email…").
+	Fields []string
+	// IDPrefix is how the record's ids start ("c_"), when known.
+	IDPrefix string
+	Params   []Param
+	// Annotations are the MCP hints; nil when the server sent none.
+	Annotations *Annotations
+	// IdempotencyKey is the param that makes a repeated call safe, "" when
+	// there is none.
+	IdempotencyKey string
+}
+
+// Param is one input parameter of a tool.
+type Param struct {
+	Name        string
+	Type        string // str, int, float, bool, enum (or a JSON Schema type)
+	Required    bool
+	Description string
+	Values      []string // enum values
+}
+
+// Annotations are the MCP tool hints.
+type Annotations struct {
+	ReadOnly    bool
+	Destructive bool
+	Idempotent  bool
+	OpenWorld   bool
+}
+
+// kind returns the tool's kind, guessed from its name when not given.
+func (t *Tool) kind() string {
+	if t.Kind != "" {
+		return t.Kind
+	}
+	switch verbFamily(t.verb()) {
+	case familyRead:
+		if v := t.verb(); v == "list" || v == "search" || v == "find" || v == "query" {
+			return "list"
+		}
+		return "get"
+	case familyCreate:
+		return "create"
+	case familyModify:
+		return "update"
+	}
+	if deleteVerbs[t.verb()] {
+		return "delete"
+	}
+	return "custom"
+}
+
+// writes reports whether calling the tool can change anything.
+func (t *Tool) writes() bool {
+	k := t.kind()
+	return k != "get" && k != "list"
+}
+
+// verb is the action word of the tool's name: the first part that is a
+// known verb, else the first part.
+func (t *Tool) verb() string {
+	parts := nameParts(t.Name)
+	for _, p := range parts {
+		if knownVerb(p) {
+			return canonicalVerb(p)
+		}
+	}
+	if len(parts) > 0 {
+		return parts[0]
+	}
+	return ""
+}
+
+// record returns the record type, guessed from the name when not given:
+// the name without its verb, singular (send_invoice → invoice).
+func (t *Tool) record() string {
+	if t.Record != "" {
+		return t.Record
+	}
+	var rest []string
+	skipped := false
+	for _, p := range nameParts(t.Name) {
+		if !skipped && knownVerb(p) {
+			skipped = true
+			continue
+		}
+		rest = append(rest, p)
+	}
+	if len(rest) == 0 {
+		return ""
+	}
+	rest[len(rest)-1] = singular(rest[len(rest)-1])
+	return strings.Join(rest, "_")
+}
+
+// family is the group of verbs the tool's action belongs to; two tools on
+// the same record in the same family are the ones agents confuse.
+func (t *Tool) family() string {
+	switch t.Kind {
+	case "get", "list":
+		return familyRead
+	case "create":
+		return familyCreate
+	case "update":
+		return familyModify
+	case "delete":
+		return familyRemove
+	}
+	return verbFamily(t.verb())
+}
+
+// destructiveByNature reports whether the tool erases data: a delete kind,
+// a delete-like verb, or a first sentence that says so ("Remove an invoice
+// permanently."). Only the first sentence counts: a later one may be
+// warning about a sibling ("not delete_contact, which erases it for good").
+func (t *Tool) destructiveByNature() bool {
+	if t.kind() == "delete" || deleteVerbs[t.verb()] {
+		return true
+	}
+	first := firstSentence(t.Description)
+	return permanentCue.in(first) && removalCue.in(first)
+}
+
+// isIDParam reports whether a param names a record id (id, order_id, orderId).
+func isIDParam(p Param) bool {
+	n := strings.ToLower(p.Name)
+	return n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, "id") && len(n) > 2 && p.Name[len(p.Name)-2] == 'I'
+}
+
+func singular(s string) string {
+	switch {
+	case strings.HasSuffix(s, "ies") && len(s) > 4:
+		return s[:len(s)-3] + "y"
+	case strings.HasSuffix(s, "sses") || strings.HasSuffix(s, "ches") || strings.HasSuffix(s, "shes") || strings.HasSuffix(s, "xes"):
+		return s[:len(s)-2]
+	case strings.HasSuffix(s, "ss") || strings.HasSuffix(s, "us"):
+		return s
+	case strings.HasSuffix(s, "s") && len(s) > 3:
+		return s[:len(s)-1]
+	}
+	return s
+}

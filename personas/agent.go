@@ -1,0 +1,460 @@
+package personas
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/engine/entropy"
+)
+
+// Run plays one episode: the agent looks around (explore), picks a tool
+// with the reader model, looks up the record it needs, looks at it
+// (verify), acts, handles errors by its retry policy, reads back (verify)
+// and, when nothing visibly changed, tries the next-best tool — all within
+// its patience. The end state is then judged by the engine: outcome classes
+// follow what happened to the data, never which tool was called.
+func (m *Model) Run(ep Episode) (Outcome, error) {
+	if err := m.check(&ep); err != nil {
+		return Outcome{}, err
+	}
+	gv := m.byGoal[ep.Goal]
+	s := ep.Base.NewSession(ep.Seed, ep.Profile)
+	attempt, err := ep.Goal.Begin(s, entropy.Key{Seed: ep.Seed, Purpose: entropy.Goal}.Uint64())
+	if err != nil {
+		return Outcome{}, fmt.Errorf("persona %s: %w", ep.Persona.Name, err)
+	}
+	a := agent{m: m, gv: gv, c: gv.choiceFor(m, ep.Persona), tr: ep.Persona.Traits, seed: ep.Seed, s: s, at: attempt,
+		dice: newDice(ep.Seed)}
+	a.out.Meant = m.world.Tools[gv.meant].Name
+	a.verify = a.dice.traits.float() < a.tr.Verify
+	explore := a.dice.traits.float() < a.tr.Explore
+	// An agent that does not take in a tool's parameters treats an update
+	// as "send the record back, changed": it reads first and copies every
+	// field — the habit that loses a colleague's newer edit.
+	a.wholeRecord = a.dice.traits.float() >= a.tr.Attention
+	if ep.Trace {
+		a.trace = &Trace{Persona: ep.Persona.Name, Goal: ep.Goal.Name, Variant: m.variant, Intent: attempt.Intent,
+			Target: attempt.Target.ID(), Knows: maps.Clone(attempt.Knows)}
+	}
+
+	if explore {
+		a.exploreFirst()
+	}
+	for ai := range gv.actions {
+		a.act = ai
+		// A tool that did an earlier action is not how to do this one:
+		// "return and refund" is two different calls.
+		a.tried.reset()
+		for _, ti := range a.done.list() {
+			a.tried.add(ti)
+		}
+		for a.stop == "" {
+			ti := a.c.acts[ai].sample(a.dice.choice.float(), a.tried.list())
+			if ti < 0 {
+				a.giveUp("no other tool fits")
+				break
+			}
+			if a.perform(ti) {
+				a.done.add(ti)
+				break
+			}
+		}
+		if a.stop != "" {
+			break
+		}
+	}
+
+	v, err := attempt.Judge()
+	if err != nil {
+		return Outcome{}, fmt.Errorf("persona %s: goal %s: %w", ep.Persona.Name, ep.Goal.Name, err)
+	}
+	a.out.Class, a.out.Severity, a.out.Violations = v.Class, v.Severity, v.Violations
+	a.out.Calls = s.Calls()
+	a.out.IgnoredRetryAfter = s.IgnoredRetryAfter()
+	a.out.Recovered = len(a.out.Faults) > 0 && v.Severity == engine.SeverityOK
+	a.out.Trace = a.trace
+	return a.out, nil
+}
+
+// check refuses an episode Run cannot play.
+func (m *Model) check(ep *Episode) error {
+	switch {
+	case ep.Base == nil:
+		return errors.New("personas: episode has no base")
+	case ep.Base.World() != m.world:
+		return fmt.Errorf("personas: the episode's base is of world %s, the model's is %s", ep.Base.World().Name, m.world.Name)
+	case ep.Persona == nil:
+		return errors.New("personas: episode has no persona")
+	case ep.Goal == nil:
+		return errors.New("personas: episode has no goal")
+	case m.byGoal[ep.Goal] == nil:
+		return fmt.Errorf("personas: goal %s is not a goal of world %s", ep.Goal.Name, m.world.Name)
+	}
+	if err := ep.Persona.Traits.Validate(); err != nil {
+		return fmt.Errorf("persona %s: %w", ep.Persona.Name, err)
+	}
+	return nil
+}
+
+// agent is one episode's state. It lives on Run's stack.
+type agent struct {
+	m      *Model
+	gv     *goalView
+	c      *choice
+	tr     Traits
+	seed   uint64 // the agent's seed
+	s      *engine.Session
+	at     *engine.Attempt
+	dice   dice
+	out    Outcome
+	trace  *Trace
+	verify bool
+	// wholeRecord: updates send every field of the last read back.
+	wholeRecord bool
+
+	act   int              // the goal's action under way
+	tried smallInts        // tools tried for it, in order
+	done  smallInts        // tools that did the goal's earlier actions
+	known []*resolved      // records the agent has an id for
+	seen  []*engine.Record // the last listing it read
+
+	// the current list query (lookups)
+	query      string
+	queryField *engine.Field
+	shortQuery bool
+
+	lastArgs   map[string]any // the arguments of the last call
+	action     int            // intended actions so far: one idempotency key each
+	commits    int            // commits of the current action
+	idemKey    string
+	idemAction int
+	stop       string // why the agent stopped; "" while it goes on
+}
+
+// resolved is a record the agent knows the id of, and its last read.
+type resolved struct {
+	rt  *engine.RecordType
+	id  string
+	rec *engine.Record
+}
+
+// perform tries one tool for the goal; true when the agent believes the
+// goal is done. On false with no stop, the agent tries the next-best tool.
+func (a *agent) perform(ti int) bool {
+	t := a.m.world.Tools[ti]
+	scores := a.scoresFor(&a.c.acts[a.act], a.tried.list())
+	a.tried.add(ti)
+
+	var target *resolved
+	if t.Key != "" && t.Record != nil {
+		target = a.resolve(t)
+		if target == nil {
+			return false
+		}
+		wholeRecord := a.wholeRecord && t.Kind == engine.KindUpdate
+		if (a.verify || wholeRecord) && target.rec == nil {
+			if !a.look(target) {
+				return false
+			}
+		}
+	}
+	if t.Kind == engine.KindList {
+		a.setQuery(t.Record)
+	}
+
+	a.action++
+	a.commits = 0
+	res, ok, confirmed := a.callWithPolicy(StepAct, ti, target, scores)
+	if !ok {
+		return false
+	}
+	if !t.Writes() {
+		if res.Records != nil {
+			a.seen = res.Records
+		}
+		if target != nil && res.Record != nil {
+			target.rec = res.Record
+		}
+		// A read answers a question; it changes nothing, which the agent
+		// sees in the answer itself.
+		return a.gv.actions[a.act].reads
+	}
+	if !a.verify || target == nil || confirmed {
+		return true
+	}
+	return a.readBack(t, target, res)
+}
+
+// resolve finds the id of the record a keyed tool acts on: known from the
+// goal, found earlier, or looked up now.
+func (a *agent) resolve(t *engine.Tool) *resolved {
+	for _, r := range a.known {
+		if r.rt == t.Record {
+			return r
+		}
+	}
+	key := a.gv.idKeyFor[t.Key]
+	if key == "" && t.Record == a.gv.goal.Target {
+		key = a.targetIDKey()
+	}
+	if key != "" {
+		if v, ok := a.at.Knows[key]; ok {
+			return a.remember(t.Record, fmt.Sprint(v), nil)
+		}
+	}
+	return a.lookup(t.Record)
+}
+
+// targetIDKey is the knows key that told the agent its target's id ("id",
+// "customer"…), "" when it was not told.
+func (a *agent) targetIDKey() string {
+	id := a.at.Target.ID()
+	for _, k := range a.gv.goal.KnowsKeys {
+		if v, ok := a.at.Knows[k].(string); ok && v == id {
+			return k
+		}
+	}
+	return ""
+}
+
+func (a *agent) remember(rt *engine.RecordType, id string, rec *engine.Record) *resolved {
+	r := &resolved{rt: rt, id: id, rec: rec}
+	a.known = append(a.known, r)
+	return r
+}
+
+// setQuery prepares a list call: what to search for in which field.
+func (a *agent) setQuery(rt *engine.RecordType) {
+	a.query, a.queryField = "", nil
+	if rt == nil {
+		return
+	}
+	ls := &a.gv.lookups[a.m.types[rt]]
+	if ls.known == "" {
+		return
+	}
+	a.query = knownString(a.at.Knows[ls.known])
+	a.queryField = ls.field
+	// A hurried searcher types less than it knows ("Smith").
+	a.shortQuery = a.dice.args.float() >= a.tr.Attention
+}
+
+func knownString(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return fmt.Sprint(v)
+}
+
+// lookup finds a record by what the agent knows, with list tools chosen by
+// the reader model: search, then pick the result that matches.
+func (a *agent) lookup(rt *engine.RecordType) *resolved {
+	ri := a.m.types[rt]
+	ls := &a.gv.lookups[ri]
+	if ls.known == "" || len(a.c.lookup[ri].tools) == 0 {
+		// Nothing the agent knows finds this record: this tool is no use,
+		// another may be.
+		a.note("cannot find the " + rt.Name + " without its id")
+		return nil
+	}
+	value := knownString(a.at.Knows[ls.known])
+	if len(a.seen) > 0 && a.seen[0].RecordType() == rt {
+		if rec, _ := a.pick(ls, a.seen, value); rec != nil {
+			return a.remember(rt, rec.ID(), rec)
+		}
+	}
+	d := &a.c.lookup[ri]
+	var tried smallInts
+	for a.stop == "" {
+		scores := a.scoresFor(d, tried.list())
+		li := d.sample(a.dice.choice.float(), tried.list())
+		if li < 0 {
+			a.giveUp(fmt.Sprintf("could not find %s %q", rt.Name, value))
+			return nil
+		}
+		tried.add(li)
+		a.setQuery(rt)
+		res, ok, _ := a.callWithPolicy(StepLook, li, nil, scores)
+		if !ok {
+			continue
+		}
+		a.seen = res.Records
+		rec, ambiguous := a.pick(ls, res.Records, value)
+		if rec != nil {
+			return a.remember(rt, rec.ID(), rec)
+		}
+		if ambiguous {
+			a.giveUp(fmt.Sprintf("several %s records match %q; cannot tell which is meant", rt.Name, value))
+			return nil
+		}
+	}
+	return nil
+}
+
+// pick chooses the record meant among results. An attentive reader wants
+// an exact match and tells same-named records apart by anything else it
+// knows; if it still cannot, a cautious one stops rather than guess. An
+// inattentive reader takes the first result that looks similar — with
+// near-duplicate names, maybe the wrong one.
+func (a *agent) pick(ls *lookupSpec, recs []*engine.Record, value string) (rec *engine.Record, ambiguous bool) {
+	if a.dice.args.float() < a.tr.Attention {
+		var first *engine.Record
+		n := 0
+		for _, r := range recs {
+			if a.matches(ls, r, value) {
+				if first == nil {
+					first = r
+				}
+				n++
+			}
+		}
+		if n <= 1 {
+			return first, false
+		}
+		if len(ls.others) > 0 {
+			var only *engine.Record
+			k := 0
+			for _, r := range recs {
+				if a.matches(ls, r, value) && a.matchesOthers(ls, r) {
+					if only == nil {
+						only = r
+					}
+					k++
+				}
+			}
+			if k == 1 {
+				return only, false
+			}
+		}
+		if a.tr.Caution >= cautionThreshold {
+			return nil, true
+		}
+		return first, false
+	}
+	for _, r := range recs {
+		if similar(r.String(ls.field.Name), value) {
+			return r, false
+		}
+	}
+	return nil, false
+}
+
+func (a *agent) matches(ls *lookupSpec, r *engine.Record, value string) bool {
+	return strings.EqualFold(strings.TrimSpace(r.String(ls.field.Name)), strings.TrimSpace(value))
+}
+
+func (a *agent) matchesOthers(ls *lookupSpec, r *engine.Record) bool {
+	for _, o := range ls.others {
+		if !strings.EqualFold(r.String(o.field.Name), knownString(a.at.Knows[o.known])) {
+			return false
+		}
+	}
+	return true
+}
+
+// look reads the record before acting (its version, its fields).
+func (a *agent) look(target *resolved) bool {
+	gi := a.m.getTool[a.m.types[target.rt]]
+	if gi < 0 {
+		return true // nothing to look with; act blind
+	}
+	res, ok, _ := a.callWithPolicy(StepLook, gi, target, nil)
+	if ok && res.Record != nil {
+		target.rec = res.Record
+	}
+	return ok
+}
+
+// readBack checks after a write that something visibly changed.
+func (a *agent) readBack(t *engine.Tool, target *resolved, act engine.Result) bool {
+	gi := a.m.getTool[a.m.types[target.rt]]
+	if gi < 0 {
+		return true
+	}
+	before := target.rec
+	res, ok, _ := a.callWithPolicy(StepVerify, gi, target, nil)
+	if !ok {
+		// Gone (it was deleted) or unreadable: either way nothing more to do
+		// with this record.
+		return true
+	}
+	target.rec = res.Record
+	return a.changed(t, before, res.Record, a.lastArgs)
+}
+
+// changed is the agent's own check that its write landed: the fields it
+// sent now hold what it sent, or else the record differs from before.
+func (a *agent) changed(t *engine.Tool, before, after *engine.Record, sent map[string]any) bool {
+	if after == nil {
+		return true
+	}
+	if t.Kind == engine.KindUpdate {
+		checked := false
+		for _, p := range t.Params {
+			v, ok := sent[p.Name]
+			if !ok || p.Field == nil || p.Name == t.Key {
+				continue
+			}
+			checked = true
+			if fmt.Sprint(after.Get(p.Field.Name)) != fmt.Sprint(v) {
+				return false
+			}
+		}
+		if checked {
+			return true
+		}
+	}
+	if before == nil {
+		return true
+	}
+	for _, f := range after.RecordType().Fields {
+		if before.String(f.Name) != after.String(f.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// exploreFirst lists the goal's records before doing anything: an agent
+// that looks around.
+func (a *agent) exploreFirst() {
+	d := &a.c.explore
+	if len(d.tools) == 0 {
+		return
+	}
+	scores := a.scoresFor(d, nil)
+	li := d.sample(a.dice.choice.float(), nil)
+	a.query, a.queryField = "", nil
+	if res, ok, _ := a.callWithPolicy(StepLook, li, nil, scores); ok {
+		a.seen = res.Records
+	}
+}
+
+// giveUp stops the episode.
+func (a *agent) giveUp(reason string) {
+	if a.stop != "" {
+		return
+	}
+	a.stop = reason
+	if a.trace != nil {
+		a.trace.Steps = append(a.trace.Steps, Step{Kind: StepGiveUp, Result: reason, At: a.s.Elapsed()})
+	}
+}
+
+// note records a decision that is not a call (tracing only).
+func (a *agent) note(what string) {
+	if a.trace != nil {
+		a.trace.Steps = append(a.trace.Steps, Step{Kind: StepLook, Result: what, At: a.s.Elapsed()})
+	}
+}
+
+// scoresFor is the trace's view of a choice (nil unless tracing).
+func (a *agent) scoresFor(d *dist, tried []int) []ToolScore {
+	if a.trace == nil {
+		return nil
+	}
+	return d.toolScores(a.m, tried)
+}

@@ -1,0 +1,92 @@
+package personas
+
+import (
+	"time"
+
+	"github.com/herd-sh/herd/engine"
+)
+
+// Episode is one agent with one persona attempting one goal in a fresh
+// session. Run is a pure function of it (and the model's world and
+// variant): the same Episode always gives the same Outcome and Trace.
+type Episode struct {
+	Base    *engine.Base
+	Profile *engine.FaultProfile // nil = none
+	Persona *Persona
+	Goal    *engine.Goal
+	// Seed is the agent's seed: every choice of the agent comes from
+	// dice seeded by it, and it is the engine session's key.
+	Seed  uint64
+	Trace bool // record the full trace
+}
+
+// Outcome is how an episode ended.
+type Outcome struct {
+	Class      string // the engine's verdict on the end state
+	Severity   engine.Severity
+	Violations []engine.Violation
+	Calls      int
+	Faults     []FaultEvent // every injected fault the agent met, in order
+	Recovered  bool         // met at least one fault and still ended ok
+	// Duplicated counts side effects applied twice: a write that committed
+	// more than once for one intended action (a timeout after commit, then
+	// a retry that committed again).
+	Duplicated int
+	Meant      string // the tool an ideal reader chooses for the goal
+	Called     string // the first write tool the agent called, "" when none
+	// IgnoredRetryAfter counts calls made before a rate limit's retry-after
+	// had passed (the engine's count).
+	IgnoredRetryAfter int
+	// InvalidArgs counts calls the engine refused as invalid_argument.
+	InvalidArgs int
+	// Hostile counts calls the agent sent with malformed or boundary
+	// arguments on purpose.
+	Hostile int
+	Trace   *Trace // when Episode.Trace
+}
+
+// FaultEvent is one injected fault the agent met.
+type FaultEvent struct {
+	Tool string `json:"tool"`
+	Kind string `json:"kind"`
+}
+
+// Trace is the story of one episode: what the agent was told, and every
+// step with the reader model's scores where it chose.
+type Trace struct {
+	Persona string         `json:"persona"`
+	Goal    string         `json:"goal"`
+	Variant string         `json:"variant"`
+	Intent  string         `json:"intent"`
+	Target  string         `json:"target"`
+	Knows   map[string]any `json:"knows"`
+	Steps   []Step         `json:"steps"`
+}
+
+// Step is one thing the agent did.
+type Step struct {
+	Kind   string         `json:"kind"` // look, act, retry, wait, verify, give_up
+	Tool   string         `json:"tool,omitempty"`
+	Args   map[string]any `json:"args,omitempty"`
+	Scores []ToolScore    `json:"scores,omitempty"` // every candidate, where the agent chose a tool
+	Result string         `json:"result"`           // "ok", "error: locked — …", "fault: timeout_after_commit"
+	At     time.Duration  `json:"at"`               // virtual time since the episode began
+}
+
+// ToolScore is one candidate of a choice: the reader model's score and the
+// probability it was chosen with.
+type ToolScore struct {
+	Tool  string  `json:"tool"`
+	Score float64 `json:"score"`
+	P     float64 `json:"p"`
+}
+
+// Step kinds.
+const (
+	StepLook   = "look"
+	StepAct    = "act"
+	StepRetry  = "retry"
+	StepWait   = "wait"
+	StepVerify = "verify"
+	StepGiveUp = "give_up"
+)

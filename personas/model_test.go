@@ -1,0 +1,200 @@
+package personas
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the worked example in docs/personas.md")
+
+func TestMeant(t *testing.T) {
+	for world, goals := range map[string]map[string]string{
+		"crm":      {"hide_contact": "archive_contact", "update_email": "update_contact", "lookup_contact": "search_contacts"},
+		"payments": {"charge_once": "create_charge", "refund_charge": "create_refund"},
+		"shop":     {"return_and_refund": "create_return"},
+		"email":    {"reply_in_thread": "reply_to_message"},
+	} {
+		w := loadWorld(t, world)
+		for _, variant := range w.Variants {
+			m := newModel(t, w, variant)
+			for goal, want := range goals {
+				if got := m.Meant(w.Goal(goal)); got != want {
+					t.Errorf("%s %s (model under %s): Meant = %s, want %s", world, goal, variant, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestScoresAreADistribution(t *testing.T) {
+	w := loadWorld(t, "crm")
+	m := newModel(t, w, "ambiguous")
+	for _, p := range Builtin().Personas {
+		for _, g := range w.Goals {
+			sc := m.Scores(p, g)
+			if len(sc) != len(w.Tools) {
+				t.Fatalf("%s/%s: %d scores for %d tools", p.Name, g.Name, len(sc), len(w.Tools))
+			}
+			sum := 0.0
+			for i, s := range sc {
+				if s.Tool != w.Tools[i].Name || s.P < 0 || s.P > 1 {
+					t.Fatalf("%s/%s: bad score %+v", p.Name, g.Name, s)
+				}
+				sum += s.P
+			}
+			if math.Abs(sum-1) > 1e-3 {
+				t.Errorf("%s/%s: probabilities sum to %v", p.Name, g.Name, sum)
+			}
+		}
+	}
+	if m.Scores(Builtin().Get("careful"), loadWorld(t, "payments").Goals[0]) != nil {
+		t.Error("scores for another world's goal are nil")
+	}
+}
+
+func TestWhatEachAttentionLevelSees(t *testing.T) {
+	w := loadWorld(t, "crm")
+	clear, amb := newModel(t, w, "clear"), newModel(t, w, "ambiguous")
+	g := w.Goal("hide_contact")
+	b := Builtin()
+	// A reader of names cannot tell the variants apart.
+	if !reflect.DeepEqual(clear.Scores(b.Get("hasty"), g), amb.Scores(b.Get("hasty"), g)) {
+		t.Error("hasty reads names only: its scores must not depend on the variant")
+	}
+	// Readers of descriptions can; the clear text wins them for archive.
+	for _, name := range []string{"novice", "careful"} {
+		pc, pa := pOf(clear.Scores(b.Get(name), g), "archive_contact"), pOf(amb.Scores(b.Get(name), g), "archive_contact")
+		if pc <= pa {
+			t.Errorf("%s: P(archive_contact) clear %.3f ≤ ambiguous %.3f", name, pc, pa)
+		}
+	}
+	// Only a full reader sees annotations and redirects.
+	parts := clear.Explain(b.Get("careful"), g)
+	if p := partOf(parts, "delete_contact"); p.Redirect >= 0 || p.Cues >= 0 {
+		t.Errorf("careful reads delete_contact's warnings and its redirect to archive_contact: %+v", p)
+	}
+	if p := partOf(clear.Explain(b.Get("novice"), g), "delete_contact"); p.Redirect != 0 {
+		t.Errorf("the redirect is in delete_contact's last sentence; a reader of first sentences does not see it: %+v", p)
+	}
+	v := clear.views[0]
+	if w.Tools[0].Name != "get_contact" {
+		t.Fatalf("mock:crm's first tool is %s", w.Tools[0].Name)
+	}
+	if len(v[seeName].words) >= len(v[seeFirst].words) || len(v[seeFirst].words) >= len(v[seeEverything].words) {
+		t.Errorf("each level sees more words: %d, %d, %d", len(v[seeName].words), len(v[seeFirst].words), len(v[seeEverything].words))
+	}
+}
+
+func TestWorldLexiconExtendsTheBuiltIn(t *testing.T) {
+	lx := newLexicon(map[string][]string{"void": {"cancel", "reverse"}, "ship": {"dispatch"}})
+	if lx.related(stem("ship"), []string{stem("dispatched")}) != 1 || lx.related(stem("dispatch"), []string{stem("ship")}) != 1 {
+		t.Error("a world's entry relates both ways at full weight")
+	}
+	if got := lx.related(stem("hide"), []string{stem("remove")}); got != 0.6 {
+		t.Errorf("hide ~ remove is 0.6, got %v", got)
+	}
+	if got := lx.related(stem("find"), stems("please look up the order")); got != 0.8 {
+		t.Errorf("a phrase matches as consecutive words: %v", got)
+	}
+	if lx.related(stem("hide"), []string{stem("delete")}) != 0 {
+		t.Error("relations are not transitive: hiding is not deleting")
+	}
+}
+
+func pOf(sc []ToolScore, tool string) float64 {
+	for _, s := range sc {
+		if s.Tool == tool {
+			return s.P
+		}
+	}
+	return -1
+}
+
+func partOf(parts []ScoreParts, tool string) ScoreParts {
+	for _, p := range parts {
+		if p.Tool == tool {
+			return p
+		}
+	}
+	return ScoreParts{}
+}
+
+// TestWorkedExample keeps docs/personas.md's worked example true: the
+// numbers there are generated from the model (go test ./personas -run
+// TestWorkedExample -update rewrites them).
+func TestWorkedExample(t *testing.T) {
+	w := loadWorld(t, "crm")
+	g := w.Goal("hide_contact")
+	b := Builtin()
+	var sb strings.Builder
+	cols := []struct{ persona, variant string }{{"hasty", "clear"}, {"hasty", "ambiguous"}, {"careful", "clear"}, {"careful", "ambiguous"}}
+	models := map[string]*Model{"clear": newModel(t, w, "clear"), "ambiguous": newModel(t, w, "ambiguous")}
+	sb.WriteString("| tool |")
+	for _, c := range cols {
+		fmt.Fprintf(&sb, " %s, %s |", c.persona, c.variant)
+	}
+	sb.WriteString("\n|---|---:|---:|---:|---:|\n")
+	scores := make([][]ToolScore, len(cols))
+	for i, c := range cols {
+		scores[i] = models[c.variant].Scores(b.Get(c.persona), g)
+	}
+	for ti, tool := range w.Tools {
+		fmt.Fprintf(&sb, "| %s |", tool.Name)
+		for i := range cols {
+			s := scores[i][ti]
+			fmt.Fprintf(&sb, " %.2f (%s) |", s.Score, percent(s.P))
+		}
+		sb.WriteString("\n")
+	}
+	sb.WriteString("\nWhere careful's scores come from (score = words + cues + mismatch + redirect):\n\n")
+	sb.WriteString("| variant | tool | words | cues | mismatch | redirect | score |\n|---|---|---:|---:|---:|---:|---:|\n")
+	for _, variant := range []string{"clear", "ambiguous"} {
+		for _, p := range models[variant].Explain(b.Get("careful"), g) {
+			if p.Tool != "archive_contact" && p.Tool != "delete_contact" && p.Tool != "list_contacts" {
+				continue
+			}
+			fmt.Fprintf(&sb, "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", variant, p.Tool, p.Words, p.Cues, p.Mismatch, p.Redirect, p.Score)
+		}
+	}
+	block := sb.String()
+
+	const path = "../docs/personas.md"
+	const begin, end = "<!-- worked-example:begin -->\n", "<!-- worked-example:end -->"
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, j := strings.Index(string(doc), begin), strings.Index(string(doc), end)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no worked-example markers", path)
+	}
+	current := string(doc[i+len(begin) : j])
+	if current == block {
+		return
+	}
+	if *update {
+		out := string(doc[:i+len(begin)]) + block + string(doc[j:])
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("docs/personas.md's worked example is out of date; run go test ./personas -run TestWorkedExample -update\nwant:\n%s", block)
+}
+
+func percent(p float64) string {
+	switch {
+	case p == 0:
+		return "0%"
+	case p < 0.001:
+		return "<0.1%"
+	case p > 0.999 && p < 1:
+		return ">99.9%"
+	}
+	return fmt.Sprintf("%.1f%%", 100*p)
+}

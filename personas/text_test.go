@@ -1,0 +1,123 @@
+package personas
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestStemJoinsWordForms(t *testing.T) {
+	same := [][]string{
+		{"hide", "hides", "hidden", "hiding"},
+		{"archive", "archived", "archives", "archiving"},
+		{"delete", "deleting", "deleted", "deletes"},
+		{"keep", "keeps", "kept", "keeping"},
+		{"refund", "refunds", "refunded"},
+		{"reply", "replies", "replied"},
+		{"stop", "stopped", "stopping"},
+		{"contact", "contacts"},
+		{"permanent", "permanently"},
+		{"undo", "undone"},
+	}
+	for _, group := range same {
+		want := stem(group[0])
+		for _, w := range group[1:] {
+			if got := stem(w); got != want {
+				t.Errorf("stem(%q) = %q, want %q (as stem(%q))", w, got, want, group[0])
+			}
+		}
+	}
+	// Words that must stay apart.
+	if stem("address") == stem("add") || stem("status") == stem("stat") || stem("only") != "only" {
+		t.Errorf("over-stemming: address→%q status→%q only→%q", stem("address"), stem("status"), stem("only"))
+	}
+}
+
+func TestTokenizeStopWordsContractionsAndToolMentions(t *testing.T) {
+	tools := map[string]int{"archive_contact": 3}
+	got := tokenize("Use archive_contact instead; this can't be undone and CANNOT be undone.", tools)
+	want := []token{
+		{word: "use", tool: -1}, {tool: 3}, {word: "instead", tool: -1},
+		{word: "not", tool: -1}, {word: "undo", tool: -1},
+		{word: "not", tool: -1}, {word: "undo", tool: -1},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("tokenize =\n %+v\nwant\n %+v", got, want)
+	}
+	if got := stems("delete_contact and list_contacts"); !reflect.DeepEqual(got, []string{"delet", "contact", "list", "contact"}) {
+		t.Errorf("underscored words that name no tool are split: %v", got)
+	}
+}
+
+func TestSentences(t *testing.T) {
+	got := sentences("Fetch one contact by id, e.g. c_0042. Read-only; use search_contacts to find someone. Last")
+	want := []string{"Fetch one contact by id, e.g. c_0042.", "Read-only;", "use search_contacts to find someone.", "Last"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("sentences = %q, want %q", got, want)
+	}
+	if got := sentences(""); len(got) != 0 {
+		t.Errorf("no sentences in an empty description, got %q", got)
+	}
+}
+
+func TestRemovePlaceholders(t *testing.T) {
+	got := removePlaceholders("Hide {{target.name}} from the list, keep {{knows.x}}")
+	if got != "Hide   from the list, keep  " {
+		t.Errorf("got %q", got)
+	}
+	if got := removePlaceholders("broken {{target.name"); got != "broken  " {
+		t.Errorf("an unclosed placeholder drops the rest: %q", got)
+	}
+}
+
+func TestParseIntentFindsActionsInOrder(t *testing.T) {
+	actions := stemSet("return", "refund", "create", "list", "cancel", "hide", "archive")
+	for _, tc := range []struct {
+		intent string
+		verbs  []string
+	}{
+		{"Hide   from the active contact list, but keep their history", []string{"hide"}},
+		{"Return the   I ordered and refund me. My email is  ", []string{"return", "refund"}},
+		{"The customer on charge   was overcharged: refund $  of it to their card", []string{"refund"}},
+		{"I don't want the   any more — take it back and give me my money back", []string{"return", "refund"}},
+	} {
+		ins := parseIntent(tc.intent, actions)
+		var got []string
+		for _, in := range ins {
+			got = append(got, in.verb)
+		}
+		var want []string
+		for _, v := range tc.verbs {
+			want = append(want, stem(v))
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: verbs %v, want %v", tc.intent, got, want)
+		}
+	}
+	in := parseIntent("Charge   $  for the renewal, exactly once", stemSet("charge"))[0]
+	if !in.repeat || in.preserve {
+		t.Errorf("exactly once is a repeat constraint: %+v", in)
+	}
+	for _, w := range in.words {
+		if (w.stem == stem("once") || w.stem == stem("exactly")) && w.weight != 0 {
+			t.Errorf("constraint word %q must not be matched as content (weight %v)", w.stem, w.weight)
+		}
+	}
+}
+
+func TestSimilarNames(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Jon Smith", "John Smith", true},
+		{"Grace C. Garcia", "Grace Garcia", true},
+		{"Mia Reyes", "mia reyes", true},
+		{"Mia Reyes", "Claire Reyes", false},
+		{"Ada Lovelace", "Alan Turing", false},
+		{"", "x", false},
+	} {
+		if got := similar(tc.a, tc.b); got != tc.want {
+			t.Errorf("similar(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,372 @@
+package swarm
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/personas"
+	"github.com/herd-sh/herd/report"
+)
+
+// layout is the shape every aggregator of a run shares: the index spaces of
+// goals, personas, variants, outcome classes, tools and fault kinds. It is
+// built once per run and read by every worker.
+type layout struct {
+	world    *engine.World
+	goals    []*engine.Goal
+	personas []*personas.Persona
+	variants []string
+	classes  [][]classInfo    // per goal: its outcome classes, then invariant:NAME
+	classIdx []map[string]int // per goal: class → index
+	pairs    [][2]int         // variant pairs (a < b)
+	tools    map[string]int   // tool name → index (world order)
+	kinds    []string         // fault kinds, sorted
+	kindIdx  map[string]int
+	meant    []int // per goal: the meant tool's index, -1 when none
+}
+
+type classInfo struct {
+	name     string
+	severity engine.Severity
+}
+
+// severityRows are the extra paired rows per goal: any outcome of a severity.
+var severityRows = []engine.Severity{engine.SeverityHarmful, engine.SeverityFailed, engine.SeverityOK}
+
+func newLayout(w *engine.World, goals []*engine.Goal, ps []*personas.Persona, variants []string, meant []string) *layout {
+	l := &layout{world: w, goals: goals, personas: ps, variants: variants,
+		tools: map[string]int{}, kindIdx: map[string]int{}}
+	for i, t := range w.Tools {
+		l.tools[t.Name] = i
+	}
+	for gi, g := range goals {
+		var cs []classInfo
+		idx := map[string]int{}
+		for _, oc := range g.Outcomes {
+			idx[oc.Class] = len(cs)
+			cs = append(cs, classInfo{oc.Class, oc.Severity})
+		}
+		for _, inv := range w.Invariants {
+			name := "invariant:" + inv.Name
+			idx[name] = len(cs)
+			cs = append(cs, classInfo{name, engine.SeverityHarmful})
+		}
+		l.classes = append(l.classes, cs)
+		l.classIdx = append(l.classIdx, idx)
+		m := -1
+		if ti, ok := l.tools[meant[gi]]; ok {
+			m = ti
+		}
+		l.meant = append(l.meant, m)
+	}
+	for a := range variants {
+		for b := a + 1; b < len(variants); b++ {
+			l.pairs = append(l.pairs, [2]int{a, b})
+		}
+	}
+	kinds := map[string]bool{engine.CodeRateLimited: true, engine.CodeTimeout: true}
+	for _, p := range w.Profiles {
+		for _, t := range w.Tools {
+			if tf := p.For(t); tf != nil {
+				for _, e := range tf.Errors {
+					kinds[e.Kind] = true
+				}
+			}
+		}
+	}
+	for k := range kinds {
+		l.kinds = append(l.kinds, k)
+	}
+	slices.Sort(l.kinds)
+	for i, k := range l.kinds {
+		l.kindIdx[k] = i
+	}
+	return l
+}
+
+// Aggregator accumulates episode outcomes into counts. Its memory depends on
+// the world and the mix, never on the number of agents: dense counters plus
+// bounded samples. Aggregators of one run merge exactly (Merge).
+type Aggregator struct {
+	l *layout
+
+	episodes   int
+	counts     []int // [goal][persona][variant][class], classes padded to maxClasses
+	maxClasses int
+	paired     []int // [goal][pair][class+severity rows][4]
+	invariants []int // [variant][invariant]
+	faults     []int // [variant][tool][kind][3]: injected, recovered, duplicated
+	confusions []int // [goal][variant][tool]
+	traces     []report.Trace
+	flips      []report.Flip
+	// traceCount tracks how many sampled traces each goal×variant×class
+	// holds and the highest agent among them, to decide cheaply whether a
+	// new agent qualifies.
+	traceMax []sampleState
+	flipMax  []sampleState
+}
+
+type sampleState struct {
+	n        int
+	maxAgent int
+}
+
+func newAggregator(l *layout) *Aggregator {
+	a := &Aggregator{l: l}
+	for _, cs := range l.classes {
+		a.maxClasses = max(a.maxClasses, len(cs))
+	}
+	G, P, V, T, K := len(l.goals), len(l.personas), len(l.variants), len(l.world.Tools), len(l.kinds)
+	a.counts = make([]int, G*P*V*a.maxClasses)
+	a.paired = make([]int, G*max(len(l.pairs), 1)*(a.maxClasses+len(severityRows))*4)
+	a.invariants = make([]int, V*max(len(l.world.Invariants), 1))
+	a.faults = make([]int, V*T*max(K, 1)*3)
+	a.confusions = make([]int, G*V*T)
+	a.traceMax = make([]sampleState, G*V*a.maxClasses)
+	a.flipMax = make([]sampleState, G*max(len(l.pairs), 1))
+	return a
+}
+
+// agentResult is one agent's episodes, one outcome per variant.
+type agentResult struct {
+	index    int
+	seed     uint64
+	persona  int
+	goal     int
+	outcomes []personas.Outcome
+	classes  []int // per variant: class index
+}
+
+func (a *Aggregator) countIdx(g, p, v, c int) int {
+	l := a.l
+	return ((g*len(l.personas)+p)*len(l.variants)+v)*a.maxClasses + c
+}
+
+// classify resolves the outcome classes of r to indices.
+func (a *Aggregator) classify(r *agentResult) error {
+	r.classes = r.classes[:0]
+	for v, o := range r.outcomes {
+		ci, ok := a.l.classIdx[r.goal][o.Class]
+		if !ok {
+			return fmt.Errorf("agent %d: goal %s variant %s: unknown outcome class %q", r.index, a.l.goals[r.goal].Name, a.l.variants[v], o.Class)
+		}
+		r.classes = append(r.classes, ci)
+	}
+	return nil
+}
+
+// add counts one agent's outcomes (classify first).
+func (a *Aggregator) add(r *agentResult) {
+	l := a.l
+	a.episodes += len(r.outcomes)
+	for v, o := range r.outcomes {
+		a.counts[a.countIdx(r.goal, r.persona, v, r.classes[v])]++
+		for _, viol := range o.Violations {
+			for ii, inv := range l.world.Invariants {
+				if inv.Name == viol.Invariant {
+					a.invariants[v*len(l.world.Invariants)+ii]++
+				}
+			}
+		}
+		a.addFaults(v, &o)
+		if o.Called != "" {
+			if ti, ok := l.tools[o.Called]; ok && ti != l.meant[r.goal] {
+				a.confusions[(r.goal*len(l.variants)+v)*len(l.world.Tools)+ti]++
+			}
+		}
+	}
+	nc := a.maxClasses + len(severityRows)
+	for pi, pr := range l.pairs {
+		ca, cb := r.classes[pr[0]], r.classes[pr[1]]
+		base := (r.goal*len(l.pairs) + pi) * nc * 4
+		for c := 0; c < len(l.classes[r.goal]); c++ {
+			a.paired[base+c*4+pairCell(ca == c, cb == c)]++
+		}
+		sa, sb := l.classes[r.goal][ca].severity, l.classes[r.goal][cb].severity
+		for si, sev := range severityRows {
+			a.paired[base+(a.maxClasses+si)*4+pairCell(sa == sev, sb == sev)]++
+		}
+	}
+}
+
+// pairCell maps (in A, in B) to the Both, OnlyA, OnlyB, Neither cell.
+func pairCell(inA, inB bool) int {
+	switch {
+	case inA && inB:
+		return 0
+	case inA:
+		return 1
+	case inB:
+		return 2
+	}
+	return 3
+}
+
+// addFaults tallies the faults an episode met. Recovered and duplicated
+// are per episode, attributed to each distinct (tool, kind) it met.
+func (a *Aggregator) addFaults(v int, o *personas.Outcome) {
+	l := a.l
+	if len(o.Faults) == 0 {
+		return
+	}
+	K := max(len(l.kinds), 1)
+	seen := make(map[[2]int]bool, len(o.Faults))
+	for _, f := range o.Faults {
+		ti, ok1 := l.tools[f.Tool]
+		ki, ok2 := l.kindIdx[f.Kind]
+		if !ok1 || !ok2 {
+			continue
+		}
+		base := ((v*len(l.world.Tools)+ti)*K + ki) * 3
+		a.faults[base]++
+		if seen[[2]int{ti, ki}] {
+			continue
+		}
+		seen[[2]int{ti, ki}] = true
+		if o.Recovered {
+			a.faults[base+1]++
+		}
+		if o.Duplicated > 0 && (f.Kind == engine.FaultTimeoutAfterCommit || f.Kind == engine.CodeTimeout) {
+			a.faults[base+2] += o.Duplicated
+		}
+	}
+}
+
+// wantsTrace reports whether agent would enter the trace sample of
+// goal × variant × class.
+func (a *Aggregator) wantsTrace(goal, variant, class, agent int) bool {
+	s := a.traceMax[(goal*len(a.l.variants)+variant)*a.maxClasses+class]
+	return s.n < report.TracesPerClass || agent < s.maxAgent
+}
+
+func (a *Aggregator) addTrace(goal, variant, class int, t report.Trace) {
+	a.traces = append(a.traces, t)
+	i := (goal*len(a.l.variants)+variant)*a.maxClasses + class
+	s := &a.traceMax[i]
+	s.n++
+	s.maxAgent = max(s.maxAgent, t.Agent)
+	if len(a.traces) > 4*report.TracesPerClass*len(a.traceMax) {
+		a.compactTraces()
+	}
+}
+
+// compactTraces cuts the trace sample back to its bound, keeping memory
+// flat however many agents a worker sees.
+func (a *Aggregator) compactTraces() {
+	r := report.Results{Traces: a.traces}
+	r.Normalize()
+	a.traces = r.Traces
+}
+
+func (a *Aggregator) wantsFlip(goal, pair, agent int) bool {
+	s := a.flipMax[goal*max(len(a.l.pairs), 1)+pair]
+	return s.n < report.FlipsPerPair || agent < s.maxAgent
+}
+
+func (a *Aggregator) addFlip(goal, pair int, f report.Flip) {
+	a.flips = append(a.flips, f)
+	s := &a.flipMax[goal*max(len(a.l.pairs), 1)+pair]
+	s.n++
+	s.maxAgent = max(s.maxAgent, f.Agent)
+	if len(a.flips) > 4*report.FlipsPerPair*len(a.flipMax) {
+		r := report.Results{Flipped: a.flips}
+		r.Normalize()
+		a.flips = r.Flipped
+	}
+}
+
+// Merge adds another aggregator of the same run into a.
+func (a *Aggregator) Merge(b *Aggregator) {
+	a.episodes += b.episodes
+	addInto(a.counts, b.counts)
+	addInto(a.paired, b.paired)
+	addInto(a.invariants, b.invariants)
+	addInto(a.faults, b.faults)
+	addInto(a.confusions, b.confusions)
+	a.traces = append(a.traces, b.traces...)
+	a.flips = append(a.flips, b.flips...)
+	a.compactTraces()
+	r := report.Results{Flipped: a.flips}
+	r.Normalize()
+	a.flips = r.Flipped
+}
+
+func addInto(dst, src []int) {
+	for i, v := range src {
+		dst[i] += v
+	}
+}
+
+// Episodes returns how many episodes the aggregator has counted.
+func (a *Aggregator) Episodes() int { return a.episodes }
+
+// fill writes the aggregator's sections into a results document.
+func (a *Aggregator) fill(res *report.Results) {
+	l := a.l
+	res.Episodes = a.episodes
+	res.Counts = res.Counts[:0]
+	for g, goal := range l.goals {
+		for _, c := range l.classes[g] {
+			res.Classes = append(res.Classes, report.ClassInfo{Goal: goal.Name, Class: c.name, Severity: string(c.severity)})
+		}
+		for p, ps := range l.personas {
+			for v, variant := range l.variants {
+				for c, ci := range l.classes[g] {
+					if n := a.counts[a.countIdx(g, p, v, c)]; n > 0 {
+						res.Counts = append(res.Counts, report.Count{Goal: goal.Name, Persona: ps.Name, Variant: variant, Class: ci.name, Severity: string(ci.severity), N: n})
+					}
+				}
+			}
+		}
+		nc := a.maxClasses + len(severityRows)
+		for pi, pr := range l.pairs {
+			base := (g*len(l.pairs) + pi) * nc * 4
+			row := func(class string, off int) {
+				cell := a.paired[base+off*4 : base+off*4+4]
+				if cell[0]+cell[1]+cell[2]+cell[3] == 0 {
+					return
+				}
+				res.Paired = append(res.Paired, report.Paired{Goal: goal.Name, Class: class, A: l.variants[pr[0]], B: l.variants[pr[1]],
+					Both: cell[0], OnlyA: cell[1], OnlyB: cell[2], Neither: cell[3]})
+			}
+			for c, ci := range l.classes[g] {
+				row(ci.name, c)
+			}
+			for si, sev := range severityRows {
+				row(string(sev), a.maxClasses+si)
+			}
+		}
+		for v, variant := range l.variants {
+			for ti, t := range l.world.Tools {
+				if n := a.confusions[(g*len(l.variants)+v)*len(l.world.Tools)+ti]; n > 0 {
+					meant := ""
+					if l.meant[g] >= 0 {
+						meant = l.world.Tools[l.meant[g]].Name
+					}
+					res.Confusions = append(res.Confusions, report.Confusion{Goal: goal.Name, Variant: variant, Meant: meant, Called: t.Name, N: n})
+				}
+			}
+		}
+	}
+	for v, variant := range l.variants {
+		for ii, inv := range l.world.Invariants {
+			if n := a.invariants[v*len(l.world.Invariants)+ii]; n > 0 {
+				res.Invariants = append(res.Invariants, report.InvariantCount{Name: inv.Name, Variant: variant, N: n})
+			}
+		}
+		K := max(len(l.kinds), 1)
+		for ti, t := range l.world.Tools {
+			for ki, kind := range l.kinds {
+				base := ((v*len(l.world.Tools)+ti)*K + ki) * 3
+				f := a.faults[base : base+3]
+				if f[0]+f[1]+f[2] > 0 {
+					res.Faults = append(res.Faults, report.FaultTally{Variant: variant, Tool: t.Name, Kind: kind, Injected: f[0], Recovered: f[1], Duplicated: f[2]})
+				}
+			}
+		}
+	}
+	res.Traces = append(res.Traces[:0], a.traces...)
+	res.Flipped = append(res.Flipped[:0], a.flips...)
+	res.Normalize()
+}
