@@ -86,6 +86,7 @@ var commands = []func(*streams) *cobra.Command{
 	newDiffCmd,
 	newMergeCmd,
 	newLintCmd,
+	newServeCmd,
 	newValidateCmd,
 	newInspectCmd,
 }

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/herd-sh/herd/serve"
+	"github.com/herd-sh/herd/worlds"
+)
+
+// serveOptions are herd serve's flags.
+type serveOptions struct {
+	world        string
+	seed         uint64
+	faults       string
+	variant      string
+	http         string
+	allowRemote  bool
+	token        string
+	control      string
+	maxSessions  int
+	maxFaultWait time.Duration
+	logLevel     string
+}
+
+// tokenEnv supplies --token when the flag is not given: a token on the
+// command line is visible to every user of the machine in ps.
+const tokenEnv = "HERD_TOKEN"
+
+func newServeCmd(s *streams) *cobra.Command {
+	o := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve WORLD",
+		Short: "Serve a world as a real MCP server (stdio or Streamable HTTP) with a control plane",
+		Long: `Serve a world (mock:crm, … or a world file) as an MCP server. Each MCP session
+gets its own copy of the seeded world; tool errors and injected faults come back
+as tool results with isError, faults really wait, and a control plane (HTTP,
+under /control) resets sessions, reads their end state and journal, snapshots
+and restores them, and switches fault profiles — so a test in any language can
+drive a real agent against the world and assert on what it did.
+
+Over stdio (the default) stdout carries only MCP; logs go to stderr. With
+--http, MCP is served at http://ADDR/mcp and the control plane at
+http://ADDR/control, and the MCP URL is printed on stdout.
+
+Only loopback addresses are served unless --allow-remote; requests whose Host
+or Origin is not loopback are refused (DNS-rebinding protection). --token
+(or HERD_TOKEN) requires "Authorization: Bearer TOKEN" on /mcp and /control.
+See docs/serve.md.`,
+		Example: `  herd serve mock:crm
+  herd serve mock:crm --http 127.0.0.1:8931 --faults hostile
+  herd serve mock:shop --control 127.0.0.1:8932 --seed 7 --variant ambiguous
+  claude mcp add crm -- herd serve mock:crm`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.world = args[0]
+			return runServe(cmd.Context(), cmd, s, o)
+		},
+	}
+	f := cmd.Flags()
+	f.Uint64Var(&o.seed, "seed", 0, "seed of the world's records (default: the world's seed)")
+	f.StringVar(&o.faults, "faults", "none", "fault profile: none, realistic, hostile, or one the world defines (switchable at run time via POST /control/faults)")
+	f.StringVar(&o.variant, "variant", "", "tool description variant (default: the world's first)")
+	f.StringVar(&o.http, "http", "", "serve Streamable HTTP on ADDR (e.g. 127.0.0.1:8931, :0 for any free port) instead of stdio")
+	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a non-loopback address and non-loopback Host/Origin headers (use with --token)")
+	f.StringVar(&o.token, "token", "", "require Authorization: Bearer TOKEN on /mcp and /control (default: $"+tokenEnv+")")
+	f.StringVar(&o.control, "control", "", "also serve the control plane alone on ADDR (with stdio, the only way to reach it)")
+	f.IntVar(&o.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most MCP sessions served at once; as many ended ones stay readable")
+	f.DurationVar(&o.maxFaultWait, "max-fault-wait", serve.DefaultMaxFaultWait, "longest real wait for one call (latency or timeout); 0: never wait")
+	f.StringVar(&o.logLevel, "log-level", "info", "stderr log level: debug, info, warn or error")
+	return cmd
+}
+
+func runServe(ctx context.Context, cmd *cobra.Command, s *streams, o *serveOptions) error {
+	opts, err := o.serverOptions(cmd, s)
+	if err != nil {
+		return err
+	}
+	var httpAddr, controlAddr string
+	if o.http != "" {
+		if httpAddr, err = serve.CheckListenAddr(o.http, o.allowRemote); err != nil {
+			return usageErrf("--http: %v", err)
+		}
+	}
+	if o.control != "" {
+		if controlAddr, err = serve.CheckListenAddr(o.control, o.allowRemote); err != nil {
+			return usageErrf("--control: %v", err)
+		}
+	}
+	srv, err := serve.New(opts)
+	if err != nil {
+		return usageErr(err)
+	}
+	defer srv.Close()
+	log := opts.Logger
+	if o.allowRemote && opts.Token == "" {
+		log.Warn("--allow-remote without --token: anyone who can reach this address can use and reset the world")
+	}
+
+	// Listen before announcing anything, so a busy port is a clear error
+	// and a printed URL is always live.
+	var httpLn, controlLn net.Listener
+	if httpAddr != "" {
+		if httpLn, err = net.Listen("tcp", httpAddr); err != nil {
+			return usageErrf("--http: %v", err)
+		}
+	}
+	if controlAddr != "" {
+		if controlLn, err = net.Listen("tcp", controlAddr); err != nil {
+			if httpLn != nil {
+				httpLn.Close()
+			}
+			return usageErrf("--control: %v", err)
+		}
+	}
+
+	w := srv.World()
+	desc := fmt.Sprintf("world %s (seed %d, variant %s, faults %s)", w.Name, opts.Seed, srv.Variant(), opts.Faults)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 2)
+	running := 0
+	if controlLn != nil {
+		running++
+		log.Info("control plane listening", "url", "http://"+controlLn.Addr().String()+"/control")
+		go func() { errc <- srv.ServeListener(ctx, controlLn, srv.ControlHandler()) }()
+	}
+	if httpLn != nil {
+		base := "http://" + httpLn.Addr().String()
+		// The URL on stdout is for scripts (a test fixture reads one line);
+		// everything else goes to stderr.
+		fmt.Fprintln(s.out, base+serve.MCPPath)
+		log.Info("serving "+desc+" over Streamable HTTP", "mcp", base+serve.MCPPath, "control", base+"/control")
+		running++
+		go func() { errc <- srv.ServeListener(ctx, httpLn, srv.Handler()) }()
+	} else {
+		log.Info("serving " + desc + " over stdio")
+		running++
+		go func() {
+			err := srv.ServeStdio(ctx, s.in, s.out)
+			// The client closed stdin: that is the end of a stdio server,
+			// and of its control plane.
+			cancel()
+			errc <- err
+		}()
+	}
+	var first error
+	for range running {
+		if err := <-errc; err != nil && first == nil {
+			first = err
+			cancel()
+		}
+	}
+	srv.Close()
+	if first != nil {
+		return codeErr(exitUnreachable, first)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// serverOptions checks the flags and builds the server's options.
+func (o *serveOptions) serverOptions(cmd *cobra.Command, s *streams) (serve.Options, error) {
+	var opts serve.Options
+	level, ok := map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}[o.logLevel]
+	if !ok {
+		return opts, usageErrf("--log-level: want debug, info, warn or error, got %q", o.logLevel)
+	}
+	if o.maxSessions < 1 {
+		return opts, usageErrf("--max-sessions: must be at least 1, got %d", o.maxSessions)
+	}
+	if o.maxFaultWait < 0 {
+		return opts, usageErrf("--max-fault-wait: must not be negative, got %s", o.maxFaultWait)
+	}
+	w, err := worlds.Resolve(o.world)
+	if err != nil {
+		return opts, usageErr(err)
+	}
+	opts.World = w
+	opts.Seed = w.DefaultSeed
+	if cmd.Flags().Changed("seed") {
+		opts.Seed = o.seed
+	}
+	if w.Profile(o.faults) == nil {
+		names := make([]string, len(w.Profiles))
+		for i, p := range w.Profiles {
+			names[i] = p.Name
+		}
+		return opts, usageErrf("--faults: world %s has no fault profile %q (it has %s)", w.Name, o.faults, strings.Join(names, ", "))
+	}
+	opts.Faults = o.faults
+	if o.variant != "" && !w.HasVariant(o.variant) {
+		return opts, usageErrf("--variant: world %s has no variant %q (it has %s)", w.Name, o.variant, strings.Join(w.Variants, ", "))
+	}
+	opts.Variant = o.variant
+	opts.Token = o.token
+	if !cmd.Flags().Changed("token") {
+		opts.Token = os.Getenv(tokenEnv)
+	}
+	if cmd.Flags().Changed("token") && strings.TrimSpace(o.token) == "" {
+		return opts, usageErrf("--token: must not be empty")
+	}
+	opts.AllowRemote = o.allowRemote
+	opts.MaxSessions = o.maxSessions
+	opts.MaxFaultWait = o.maxFaultWait
+	if o.maxFaultWait == 0 {
+		opts.MaxFaultWait = -1 // never wait
+	}
+	opts.Logger = slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: level})).With("cmd", "serve")
+	return opts, nil
+}

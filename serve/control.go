@@ -1,0 +1,243 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/herd-sh/herd/engine"
+)
+
+// Request body limits of the control plane. Snapshots carry a whole
+// world's records, so they get more room.
+const (
+	maxControlBody  = 1 << 20
+	maxSnapshotBody = 64 << 20
+)
+
+// routeControl adds the control plane to mux. Every answer is JSON (the
+// journal is NDJSON); every error is {"error": "..."} with a 4xx status.
+func (s *Server) routeControl(mux *http.ServeMux) {
+	mux.HandleFunc("GET /control/world", s.getWorld)
+	mux.HandleFunc("GET /control/faults", s.getFaults)
+	mux.HandleFunc("POST /control/faults", s.postFaults)
+	mux.HandleFunc("GET /control/sessions", s.getSessions)
+	mux.HandleFunc("GET /control/sessions/{id}", s.withSession(s.getSession))
+	mux.HandleFunc("GET /control/sessions/{id}/state", s.withSession(s.getState))
+	mux.HandleFunc("GET /control/sessions/{id}/journal", s.withSession(s.getJournal))
+	mux.HandleFunc("GET /control/sessions/{id}/invariants", s.withSession(s.getInvariants))
+	mux.HandleFunc("POST /control/sessions/{id}/reset", s.withSession(s.postReset))
+	mux.HandleFunc("GET /control/sessions/{id}/snapshot", s.withSession(s.getSnapshot))
+	mux.HandleFunc("POST /control/sessions/{id}/snapshot", s.withSession(s.postSnapshot))
+	mux.HandleFunc("/control/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no control endpoint %s %s (see docs/serve.md)", r.Method, r.URL.Path))
+	})
+}
+
+func (s *Server) getWorld(w http.ResponseWriter, _ *http.Request) {
+	d := s.worldDoc()
+	live, kept := s.sessions.counts()
+	d.Sessions = &liveCount{Live: live, Kept: kept}
+	writeJSON(w, http.StatusOK, d)
+}
+
+type faultsBody struct {
+	Profile string `json:"profile"`
+}
+
+func (s *Server) getFaults(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"profile":  profileName(s.sessions.currentProfile()),
+		"profiles": profileNames(s.world),
+	})
+}
+
+// postFaults switches the fault profile for every session and new ones.
+func (s *Server) postFaults(w http.ResponseWriter, r *http.Request) {
+	var body faultsBody
+	if err := decodeBody(w, r, maxControlBody, &body, false); err != nil {
+		writeError(w, bodyStatus(err), err.Error())
+		return
+	}
+	if body.Profile == "" {
+		writeError(w, http.StatusBadRequest, `body: want {"profile": "NAME"}`)
+		return
+	}
+	if err := s.SetFaults(body.Profile); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	s.getFaults(w, r)
+}
+
+func (s *Server) getSessions(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"sessions": s.Sessions()})
+}
+
+// withSession resolves {id} ("latest" is the newest session).
+func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *worldSession)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		ws := s.sessions.lookup(id)
+		if ws == nil {
+			writeError(w, http.StatusNotFound, fmt.Sprintf("no session %q (GET /control/sessions lists them)", id))
+			return
+		}
+		h(w, r, ws)
+	}
+}
+
+func (s *Server) getSession(w http.ResponseWriter, _ *http.Request, ws *worldSession) {
+	writeJSON(w, http.StatusOK, ws.info())
+}
+
+// getState writes the session's records: canonical JSON, equal states give
+// equal bytes.
+func (s *Server) getState(w http.ResponseWriter, _ *http.Request, ws *worldSession) {
+	writeRaw(w, "application/json", ws.state())
+}
+
+func (s *Server) getJournal(w http.ResponseWriter, _ *http.Request, ws *worldSession) {
+	b, err := ws.journal()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeRaw(w, "application/x-ndjson", b)
+}
+
+func (s *Server) getInvariants(w http.ResponseWriter, _ *http.Request, ws *worldSession) {
+	v, err := ws.invariants()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if v == nil {
+		v = []engine.Violation{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": len(v) == 0, "violations": v})
+}
+
+type resetBody struct {
+	Seed *uint64 `json:"seed"`
+}
+
+// postReset drops the session's changes; with a seed, it starts over on
+// that seed's base.
+func (s *Server) postReset(w http.ResponseWriter, r *http.Request, ws *worldSession) {
+	var body resetBody
+	if err := decodeBody(w, r, maxControlBody, &body, true); err != nil {
+		writeError(w, bodyStatus(err), err.Error())
+		return
+	}
+	seed := ws.info().Seed
+	if body.Seed != nil {
+		seed = *body.Seed
+	}
+	base, err := s.bases.get(seed)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ws.reset(base, s.now())
+	s.log.Info("session reset", "session", ws.id, "seed", seed)
+	writeJSON(w, http.StatusOK, ws.info())
+}
+
+func (s *Server) getSnapshot(w http.ResponseWriter, _ *http.Request, ws *worldSession) {
+	b, err := ws.snapshot()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeRaw(w, "application/json", b)
+}
+
+func (s *Server) postSnapshot(w http.ResponseWriter, r *http.Request, ws *worldSession) {
+	data, err := readBody(w, r, maxSnapshotBody)
+	if err != nil {
+		writeError(w, bodyStatus(err), err.Error())
+		return
+	}
+	if err := ws.restore(data, s.bases.get, s.now()); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	s.log.Info("session restored", "session", ws.id)
+	writeJSON(w, http.StatusOK, ws.info())
+}
+
+// readBody reads at most limit bytes of the request body.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, fmt.Errorf("body is larger than %d bytes: %w", mbe.Limit, err)
+		}
+		return nil, fmt.Errorf("reading body: %w", err)
+	}
+	return b, nil
+}
+
+// bodyStatus is 413 for a body over the limit, else 400.
+func bodyStatus(err error) int {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusBadRequest
+}
+
+// decodeBody decodes a JSON body into v, refusing unknown fields; an empty
+// body is allowed when optional.
+func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any, optional bool) error {
+	data, err := readBody(w, r, limit)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		if optional {
+			return nil
+		}
+		return errors.New("body: empty; want a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("body: %v", err)
+	}
+	if dec.More() {
+		return errors.New("body: more than one JSON value")
+	}
+	return nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+func writeRaw(w http.ResponseWriter, contentType string, b []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(b)
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	b, _ := json.Marshal(map[string]string{"error": msg})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}

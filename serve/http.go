@@ -1,0 +1,149 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MCPPath is where Streamable HTTP is served.
+const MCPPath = "/mcp"
+
+// Handler serves MCP over Streamable HTTP at /mcp and the control plane
+// under /control, behind the Host/Origin/token guard.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(MCPPath, s.limitSessions(s.streamable()))
+	s.routeControl(mux)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, fmt.Sprintf("not found: herd serves MCP at %s and its control plane under /control", MCPPath), http.StatusNotFound)
+	})
+	return s.guard(mux)
+}
+
+// ControlHandler serves only the control plane (for --control next to a
+// stdio server), behind the same guard.
+func (s *Server) ControlHandler() http.Handler {
+	mux := http.NewServeMux()
+	s.routeControl(mux)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "not found: the control plane is under /control", http.StatusNotFound)
+	})
+	return s.guard(mux)
+}
+
+func (s *Server) streamable() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+		// One JSON body per answer: simplest for clients that are plain HTTP
+		// libraries (a pytest with requests), and nothing here streams.
+		JSONResponse:        true,
+		Logger:              sdkLogger(s.log, "streamable"),
+		SessionTimeout:      s.idle,
+		MaxRequestBodyBytes: MaxRequestBytes,
+		// The guard already checks Host (and knows about --allow-remote);
+		// the SDK's own check would refuse remote hosts even when allowed.
+		DisableLocalhostProtection: s.remote,
+	})
+}
+
+// limitSessions refuses a request that would open a session beyond
+// MaxSessions, with 503 and a message saying so.
+func (s *Server) limitSessions(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		res := s.sessions.reserve()
+		if res == nil {
+			s.log.Warn("session refused: too many sessions", "max", s.sessions.max, "remote", r.RemoteAddr)
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, fmt.Sprintf("too many sessions: at most %d at once (end one with DELETE, or serve with a larger --max-sessions)", s.sessions.max), http.StatusServiceUnavailable)
+			return
+		}
+		defer s.sessions.release(res)
+		// The SDK keeps this request's context for the session it opens, so
+		// the session can take over the reservation (see registry.forMCP).
+		next.ServeHTTP(w, r.WithContext(withReservation(r.Context(), res)))
+	})
+}
+
+// ServeListener serves h on ln until ctx is done, then shuts down: MCP
+// sessions are closed first (so long-lived SSE streams end), then the HTTP
+// server drains for up to five seconds.
+func (s *Server) ServeListener(ctx context.Context, ln net.Listener, h http.Handler) error {
+	fresh := &freshConns{m: map[net.Conn]struct{}{}}
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ConnState:         fresh.track,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serving %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	s.Close()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(shutdownCtx) }()
+	// Shutdown waits five seconds for a connection that was opened but has
+	// not sent a byte (a client's spare pooled connection); such a
+	// connection carries no request, so close it now.
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for done := false; !done; {
+		fresh.closeAll()
+		select {
+		case err := <-shut:
+			if err != nil {
+				_ = hs.Close()
+			}
+			done = true
+		case <-tick.C:
+		}
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// freshConns tracks connections that have not started a request yet.
+type freshConns struct {
+	mu sync.Mutex
+	m  map[net.Conn]struct{}
+}
+
+func (f *freshConns) track(c net.Conn, st http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if st == http.StateNew {
+		f.m[c] = struct{}{}
+	} else {
+		delete(f.m, c)
+	}
+}
+
+func (f *freshConns) closeAll() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.m {
+		_ = c.Close()
+		delete(f.m, c)
+	}
+}

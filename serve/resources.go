@@ -1,0 +1,146 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herd-sh/herd/engine"
+)
+
+// worldDoc is the world:// resource (and GET /control/world): what the world
+// is and which tools it has, as this server shows them.
+type worldDoc struct {
+	World       string     `json:"world"`
+	Version     int        `json:"version"`
+	Hash        string     `json:"hash"`
+	Description string     `json:"description"`
+	Seed        uint64     `json:"seed"`
+	Variant     string     `json:"variant"`
+	Variants    []string   `json:"variants"`
+	Faults      string     `json:"faults"`
+	Profiles    []string   `json:"profiles"`
+	ErrorCodes  []string   `json:"error_codes"`
+	Tools       []toolDoc  `json:"tools"`
+	Resources   []string   `json:"resources"`
+	Sessions    *liveCount `json:"sessions,omitempty"`
+}
+
+type toolDoc struct {
+	Name        string             `json:"name"`
+	Kind        string             `json:"kind"`
+	Record      string             `json:"record,omitempty"`
+	Description string             `json:"description"`
+	Annotations engine.Annotations `json:"annotations"`
+}
+
+type liveCount struct {
+	Live int `json:"live"`
+	Kept int `json:"kept"`
+}
+
+// schemaDoc is the world://NAME/schema resource: record types and fields.
+type schemaDoc struct {
+	World string    `json:"world"`
+	Types []typeDoc `json:"types"`
+}
+
+type typeDoc struct {
+	Name   string     `json:"name"`
+	Count  int        `json:"count"`
+	Fields []fieldDoc `json:"fields"`
+}
+
+type fieldDoc struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Ref      string   `json:"ref,omitempty"`
+	Values   []string `json:"values,omitempty"`
+	Prefix   string   `json:"prefix,omitempty"`
+	Nullable bool     `json:"nullable,omitempty"`
+	Default  any      `json:"default,omitempty"`
+	Min      *float64 `json:"min,omitempty"`
+	Max      *float64 `json:"max,omitempty"`
+}
+
+func (s *Server) worldURI() string  { return "world://" + s.world.Name }
+func (s *Server) schemaURI() string { return "world://" + s.world.Name + "/schema" }
+
+func (s *Server) worldDoc() worldDoc {
+	w := s.world
+	d := worldDoc{
+		World: w.Name, Version: w.Version, Hash: w.Hash, Description: w.Description,
+		Seed: s.seed, Variant: s.variant, Variants: w.Variants,
+		Faults: profileName(s.sessions.currentProfile()), Profiles: profileNames(w),
+		ErrorCodes: w.ErrorCodes(),
+		Resources:  []string{s.worldURI(), s.schemaURI()},
+	}
+	if d.ErrorCodes == nil {
+		d.ErrorCodes = []string{}
+	}
+	for _, t := range w.Tools {
+		td := toolDoc{Name: t.Name, Kind: string(t.Kind), Description: t.Description(s.variant), Annotations: t.Annotations}
+		if t.Record != nil {
+			td.Record = t.Record.Name
+		}
+		d.Tools = append(d.Tools, td)
+	}
+	return d
+}
+
+func (s *Server) schemaDoc() schemaDoc {
+	d := schemaDoc{World: s.world.Name}
+	for _, t := range s.world.Types {
+		td := typeDoc{Name: t.Name, Count: t.Count}
+		for _, f := range t.Fields {
+			fd := fieldDoc{Name: f.Name, Type: f.Type.String(), Values: f.Values, Prefix: f.Prefix,
+				Nullable: f.Nullable, Min: f.Min, Max: f.Max, Default: jsonDefault(f.Default)}
+			if f.Ref != nil {
+				fd.Ref = f.Ref.Name
+			}
+			td.Fields = append(td.Fields, fd)
+		}
+		d.Types = append(d.Types, td)
+	}
+	return d
+}
+
+// jsonDefault writes datetimes as RFC 3339, like records do.
+func jsonDefault(v any) any {
+	if t, ok := v.(time.Time); ok {
+		return t.UTC().Format(time.RFC3339Nano)
+	}
+	return v
+}
+
+// addResources registers world://NAME and world://NAME/schema.
+func (s *Server) addResources(srv *mcp.Server) {
+	srv.AddResource(&mcp.Resource{
+		URI:         s.worldURI(),
+		Name:        s.world.Name,
+		Title:       "The " + s.world.Name + " world",
+		Description: "The world's description, seed, description variant, fault profiles and tools, as JSON.",
+		MIMEType:    "application/json",
+	}, s.jsonResource(func() any { return s.worldDoc() }))
+	srv.AddResource(&mcp.Resource{
+		URI:         s.schemaURI(),
+		Name:        s.world.Name + "-schema",
+		Title:       "The " + s.world.Name + " world's record types",
+		Description: "Record types and their fields (types, enum values, bounds, defaults), as JSON.",
+		MIMEType:    "application/json",
+	}, s.jsonResource(func() any { return s.schemaDoc() }))
+}
+
+func (s *Server) jsonResource(doc func() any) mcp.ResourceHandler {
+	return func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		body, err := json.MarshalIndent(doc(), "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+			URI: req.Params.URI, MIMEType: "application/json", Text: string(body),
+		}}}, nil
+	}
+}

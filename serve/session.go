@@ -1,0 +1,197 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/herd-sh/herd/engine"
+)
+
+// worldSession is one MCP session's world: an engine session plus what the
+// control plane shows about it. The engine's Session is single-goroutine, so
+// every use goes through mu; a client that sends calls concurrently gets
+// them applied one at a time, in the order they take the lock (which the
+// journal records).
+type worldSession struct {
+	id      string // the MCP session id ("stdio" over stdio)
+	key     uint64 // engine session key: separates this session's dice
+	created time.Time
+
+	mu   sync.Mutex
+	sess *engine.Session
+
+	// lastEnd is the real time (UnixNano) the latest call's answer was
+	// ready; the real time a client waits between calls moves the virtual
+	// clock (see alignClock).
+	lastEnd atomic.Int64
+	closed  atomic.Bool
+}
+
+func newWorldSession(id string, key uint64, sess *engine.Session, now time.Time) *worldSession {
+	ws := &worldSession{id: id, key: key, created: now, sess: sess}
+	ws.lastEnd.Store(now.UnixNano())
+	return ws
+}
+
+// call runs one tool call on the engine session, after moving the virtual
+// clock forward by the real time the client waited since the last answer.
+func (ws *worldSession) call(tool string, args map[string]any, now time.Time) engine.Result {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.alignClock(now)
+	return ws.sess.Call(tool, args)
+}
+
+// alignClock advances the session's virtual clock by the real time since the
+// previous call's answer, rounded up to a whole millisecond so that every
+// call starts on a millisecond boundary.
+//
+// Why: in-process agents wait out a retry-after with Session.Sleep; a real
+// client over MCP waits for real. Without this, a client that honours
+// retry-after would still find the tool rate-limited (virtual time would
+// only have moved by the latencies) and be counted as ignoring it. Why whole
+// milliseconds: the journal's at_ms then says exactly when each call began,
+// so replaying the journal in-process (Sleep(at - Elapsed()), then Call)
+// reproduces the session byte for byte.
+//
+// Must be called with mu held.
+func (ws *worldSession) alignClock(now time.Time) {
+	gap := time.Duration(now.UnixNano() - ws.lastEnd.Load())
+	if gap < 0 {
+		gap = 0 // another call of this session ended after this one started
+	}
+	el := ws.sess.Elapsed()
+	target := ceilMillisecond(el + gap)
+	ws.sess.Sleep(target - el)
+}
+
+// markAnswered records when a call's answer was ready (after its real wait).
+// Calls of one session may overlap, so keep the latest.
+func (ws *worldSession) markAnswered(now time.Time) {
+	n := now.UnixNano()
+	for {
+		old := ws.lastEnd.Load()
+		if n <= old || ws.lastEnd.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
+
+func ceilMillisecond(d time.Duration) time.Duration {
+	if r := d % time.Millisecond; r != 0 {
+		return d + time.Millisecond - r
+	}
+	return d
+}
+
+// SessionInfo describes one world session, as GET /control/sessions lists it.
+type SessionInfo struct {
+	ID      string    `json:"id"`
+	Key     uint64    `json:"key"`
+	Seed    uint64    `json:"seed"`
+	Calls   int       `json:"calls"`
+	Profile string    `json:"profile"`
+	Created time.Time `json:"created"`
+	Closed  bool      `json:"closed"` // the MCP session ended; its world stays readable
+}
+
+func (ws *worldSession) info() SessionInfo {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return SessionInfo{
+		ID:      ws.id,
+		Key:     ws.key,
+		Seed:    ws.sess.Base().Seed(),
+		Calls:   ws.sess.Calls(),
+		Profile: profileName(ws.sess.Profile()),
+		Created: ws.created,
+		Closed:  ws.closed.Load(),
+	}
+}
+
+func profileName(p *engine.FaultProfile) string {
+	if p == nil {
+		return "none"
+	}
+	return p.Name
+}
+
+// state returns the session's records as canonical JSON.
+func (ws *worldSession) state() []byte {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return ws.sess.StateJSON()
+}
+
+// journal returns the session's calls as NDJSON.
+func (ws *worldSession) journal() ([]byte, error) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	var b bytes.Buffer
+	if err := ws.sess.WriteJournal(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// invariants checks the world's invariants on what the session changed.
+func (ws *worldSession) invariants() ([]engine.Violation, error) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return ws.sess.CheckInvariants()
+}
+
+// snapshot saves the session.
+func (ws *worldSession) snapshot() ([]byte, error) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return ws.sess.Snapshot()
+}
+
+// reset replaces the session with a fresh one on base (same key, same fault
+// profile): no changes, an empty journal, the clock at zero.
+func (ws *worldSession) reset(base *engine.Base, now time.Time) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.sess = base.NewSession(ws.key, ws.sess.Profile())
+	ws.lastEnd.Store(now.UnixNano())
+}
+
+// restore replaces the session's state with a snapshot. baseFor supplies the
+// base for the snapshot's seed, so a snapshot taken after a reset to another
+// seed restores onto the right records.
+func (ws *worldSession) restore(data []byte, baseFor func(seed uint64) (*engine.Base, error), now time.Time) error {
+	var head struct {
+		Seed *uint64 `json:"seed"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	if head.Seed == nil {
+		return fmt.Errorf("snapshot: no \"seed\" field; send the body GET .../snapshot returned")
+	}
+	base, err := baseFor(*head.Seed)
+	if err != nil {
+		return err
+	}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	fresh := base.NewSession(ws.key, ws.sess.Profile())
+	if err := fresh.Restore(data); err != nil {
+		return err
+	}
+	ws.sess = fresh
+	ws.lastEnd.Store(now.UnixNano())
+	return nil
+}
+
+// setProfile switches the fault profile for the session's later calls.
+func (ws *worldSession) setProfile(p *engine.FaultProfile) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.sess.SetProfile(p)
+}

@@ -1,0 +1,186 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herd-sh/herd/engine"
+)
+
+// mcpTool describes a world tool as MCP lists it: the chosen variant's
+// description, the params' JSON Schema and the annotations.
+func (s *Server) mcpTool(t *engine.Tool) *mcp.Tool {
+	a := t.Annotations
+	destructive, openWorld := a.Destructive, a.OpenWorld
+	return &mcp.Tool{
+		Name:        t.Name,
+		Description: t.Description(s.variant),
+		InputSchema: t.InputSchema(),
+		Annotations: &mcp.ToolAnnotations{
+			ReadOnlyHint:    a.ReadOnly,
+			DestructiveHint: &destructive,
+			IdempotentHint:  a.Idempotent,
+			OpenWorldHint:   &openWorld,
+		},
+	}
+}
+
+// toolHandler calls the engine for one tool.
+//
+// It uses the SDK's raw handler, not the typed AddTool, on purpose: the
+// typed path validates arguments against the schema itself and refuses bad
+// ones before the engine sees them. Then a refused call would not be in the
+// journal, would not count in the session's error tallies, and would not
+// take a call index — every later fault die would shift, and a served
+// session would stop matching the same calls run in-process. The engine's
+// own checks are exactly the schema's (engine.Tool.InputSchema is built from
+// the same params), and its invalid_argument errors name the param.
+func (s *Server) toolHandler(t *engine.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := decodeArguments(req.Params.Arguments)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s: %v", t.Name, err)}
+		}
+		ws, err := s.session(ctx, req)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+		res := ws.call(t.Name, args, s.now())
+		if err := s.wait(ctx, res.Latency); err != nil {
+			return nil, err
+		}
+		ws.markAnswered(s.now())
+		if res.Err != nil {
+			s.log.Debug("call failed", "session", ws.id, "tool", t.Name, "code", res.Err.Code, "fault", res.Fault)
+		}
+		return toolResult(&res), nil
+	}
+}
+
+// decodeArguments reads a call's arguments: absent, null or a JSON object.
+// Anything else is a malformed request, not a tool error: no call happened.
+func decodeArguments(raw json.RawMessage) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return map[string]any{}, nil
+	}
+	if raw[0] != '{' {
+		return nil, fmt.Errorf("arguments must be a JSON object, got %s", jsonKindOf(raw[0]))
+	}
+	var args map[string]any
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
+	}
+	return args, nil
+}
+
+func jsonKindOf(first byte) string {
+	switch {
+	case first == '[':
+		return "an array"
+	case first == '"':
+		return "a string"
+	case first == 't' || first == 'f':
+		return "a boolean"
+	default:
+		return "a number"
+	}
+}
+
+// wait sleeps out a call's latency for real, capped by MaxFaultWait. It
+// returns early when the request is cancelled (an error: the client is gone)
+// or the server is closing (no error: answer now).
+func (s *Server) wait(ctx context.Context, d time.Duration) error {
+	if s.maxWait < 0 || d <= 0 {
+		return nil
+	}
+	d = min(d, s.maxWait)
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-s.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// toolError is the JSON an agent sees when a call fails: the code to branch
+// on, a message to read, and when to retry for rate limits.
+type toolError struct {
+	Error toolErrorBody `json:"error"`
+}
+
+type toolErrorBody struct {
+	Code         string `json:"code"`
+	Message      string `json:"message"`
+	RetryAfterMS int64  `json:"retry_after_ms,omitempty"`
+}
+
+// toolResult turns an engine result into an MCP tool result: the value (or
+// the error) as JSON text, and the same JSON as structured content.
+func toolResult(res *engine.Result) *mcp.CallToolResult {
+	var (
+		body    []byte
+		err     error
+		isError = res.Err != nil
+	)
+	if isError {
+		e := toolErrorBody{Code: res.Err.Code, Message: res.Err.Message}
+		if ra := res.Err.RetryAfter; ra > 0 {
+			e.RetryAfterMS = int64(math.Ceil(float64(ra) / float64(time.Millisecond)))
+		}
+		body, err = json.Marshal(toolError{Error: e})
+	} else {
+		body, err = json.Marshal(res.Value())
+	}
+	if err != nil {
+		// Records hold only JSON-ready values; this is a bug, but the agent
+		// still gets a result it can read.
+		isError = true
+		body, _ = json.Marshal(toolError{Error: toolErrorBody{Code: "internal", Message: "result could not be encoded: " + err.Error()}})
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+		StructuredContent: json.RawMessage(body),
+		IsError:           isError,
+	}
+}
+
+// containPanics turns a panic in any handler into an internal error for
+// that one request: nothing a client sends may take the server down.
+func (s *Server) containPanics(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				s.log.Error("handler panicked; request failed, server goes on", "method", method, "panic", v, "stack", string(debug.Stack()))
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("internal error handling %s", method)}
+			}
+		}()
+		return next(ctx, method, req)
+	}
+}
+
+// trackSessions creates a session's world when the session initializes, so
+// the control plane lists it before its first call (and a session over the
+// limit is refused before it starts).
+func (s *Server) trackSessions(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "initialize" {
+			if _, err := s.session(ctx, req); err != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
