@@ -108,7 +108,7 @@ func TestSwarmInterruptWritesPartialResults(t *testing.T) {
 	bin := herdBinary(t)
 	js := filepath.Join(t.TempDir(), "run.json")
 	cmd := exec.Command(bin, "swarm", "mock:crm", "--agents", "5000000", "--seed", "7", "--json", js, "--progress", "always")
-	var stderr bytes.Buffer
+	var stderr lockedBuffer // written by exec's copier, read by the test
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -178,3 +178,21 @@ func TestReplayMatchesRunTrace(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// lockedBuffer is a bytes.Buffer safe for one writer and one reader.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
