@@ -24,6 +24,12 @@ func writeFileAtomic(path string, render func(io.Writer) error) error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	// CreateTemp makes the file private; a report is an ordinary file.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("%s: %w", path, err)
