@@ -1,16 +1,15 @@
 package engine
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/herd-sh/herd/internal/yamlpos"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -132,42 +131,9 @@ func parseYAML(data []byte) (root yaml.Node, err error) {
 	return root, err
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
-
-// yamlProblem turns "yaml: line 3: mapping values are not allowed in this
-// context" into a Problem on line 3. The YAML parser reports no column, so
-// the column is that of the line's first non-blank character: the
-// indentation is where most YAML mistakes are.
+// yamlProblem places a YAML syntax error at its line, with the column of
+// the line's first character (the library gives none).
 func yamlProblem(err error, data []byte) Problem {
-	msg := err.Error()
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		col := 0
-		if line > 0 {
-			col = firstNonBlank(data, line)
-		}
-		return Problem{Pos: Pos{Line: line, Col: col}, Msg: "YAML: " + m[2]}
-	}
-	return Problem{Msg: "YAML: " + msg}
-}
-
-// firstNonBlank returns the 1-based column of the first character on line
-// (1-based) that is not a space or tab, or 1 when the line is blank.
-func firstNonBlank(data []byte, line int) int {
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			return 1
-		}
-		data = data[i+1:]
-	}
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		data = data[:i]
-	}
-	for i, c := range data {
-		if c != ' ' && c != '\t' {
-			return i + 1
-		}
-	}
-	return 1
+	line, col, msg := yamlpos.SyntaxError(err, data)
+	return Problem{Pos: Pos{Line: line, Col: col}, Msg: "YAML: " + msg}
 }

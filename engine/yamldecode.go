@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/herd-sh/herd/internal/yamlpos"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -222,31 +224,7 @@ func decodeStruct(n *yaml.Node, v reflect.Value) error {
 	return nil
 }
 
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		return describe(n)
-	}
-	return "something else"
-}
+// kindName and describe name a node for "expected X, got Y" messages.
+func kindName(n *yaml.Node) string { return yamlpos.Describe(n) }
 
-func describe(n *yaml.Node) string {
-	if n.Kind != yaml.ScalarNode {
-		return kindName(n)
-	}
-	switch n.ShortTag() {
-	case "!!int":
-		return "the number " + n.Value
-	case "!!float":
-		return "the number " + n.Value
-	case "!!bool":
-		return n.Value
-	case "!!null":
-		return "nothing"
-	}
-	return strconv.Quote(n.Value)
-}
+func describe(n *yaml.Node) string { return yamlpos.Describe(n) }

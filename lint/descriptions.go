@@ -1,15 +1,15 @@
 package lint
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/herd-sh/herd/internal/yamlpos"
 
 	"go.yaml.in/yaml/v3"
 
@@ -122,8 +122,8 @@ func (p *descParser) parse(data []byte) map[string]map[string]string {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		line, msg := yamlErrorLine(err)
-		p.problems = append(p.problems, DescriptionsProblem{line, 1, "YAML: " + msg})
+		line, col, msg := yamlpos.SyntaxError(err, data)
+		p.problems = append(p.problems, DescriptionsProblem{line, col, "YAML: " + msg})
 		return nil
 	}
 	if root.Kind == 0 || len(root.Content) == 0 {
@@ -296,59 +296,7 @@ func toolNamesOf(w *engine.World) []string {
 }
 
 // describeNode names what a YAML node is, for "want X, got Y" messages.
-func describeNode(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
-	}
-	switch n.ShortTag() {
-	case "!!int", "!!float":
-		return "the number " + n.Value
-	case "!!bool":
-		return "the boolean " + n.Value
-	case "!!null":
-		return "nothing"
-	}
-	return strconv.Quote(n.Value)
-}
-
-var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
-
-// yamlErrorLine pulls the line out of a YAML syntax error. The parser
-// never gives a column, omits "line N:" when the problem is on the first
-// line, and — unlike its scanner errors — counts lines from 0 in its
-// parser errors ("did not find expected key"), so those get one added.
-func yamlErrorLine(err error) (int, string) {
-	msg := err.Error()
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
-	}
-	m := yamlLineRE.FindStringSubmatch(msg)
-	if m == nil {
-		return 1, msg
-	}
-	if m[1] == "" {
-		return 1, m[2]
-	}
-	line, _ := strconv.Atoi(m[1])
-	if isParserError(m[2]) {
-		line++
-	}
-	return line, m[2]
-}
-
-// isParserError reports whether a YAML message comes from the parser
-// (structure) rather than the scanner (characters).
-func isParserError(msg string) bool {
-	return strings.HasPrefix(msg, "did not find expected") ||
-		msg == "found undefined tag handle" || msg == "found duplicate %YAML directive" ||
-		msg == "found incompatible YAML document" || msg == "found duplicate %TAG directive"
-}
+func describeNode(n *yaml.Node) string { return yamlpos.Describe(n) }
 
 // firstInvalidUTF8 finds the line and column (in characters) of the first
 // byte that is not valid UTF-8.

@@ -54,7 +54,7 @@ func TestLoadDescriptionsErrors(t *testing.T) {
 		{"empty-text.yaml", `testdata/descriptions/empty-text.yaml:1:12: tool get_order: description is empty`},
 		{"empty-variant-text.yaml", `testdata/descriptions/empty-variant-text.yaml:2:10: tool get_order: variant clear: description is empty`},
 		{"bad-yaml.yaml", `testdata/descriptions/bad-yaml.yaml:3:1: YAML: found unexpected end of stream`},
-		{"bad-yaml-indent.yaml", `testdata/descriptions/bad-yaml-indent.yaml:2:1: YAML: did not find expected key`},
+		{"bad-yaml-indent.yaml", `testdata/descriptions/bad-yaml-indent.yaml:2:3: YAML: did not find expected key`},
 		{"duplicate.yaml", `testdata/descriptions/duplicate.yaml:2:1: tool get_order given twice (first at 1:1)`},
 		{"not-mapping.yaml", `testdata/descriptions/not-mapping.yaml:1:1: want a mapping of tool name → description, got a list`},
 		{"new-variant-partial.yaml", `testdata/descriptions/new-variant-partial.yaml:4:3: tool list_orders: no text for variant better; better is not a variant of world defects (clear, ambiguous), so every tool given per variant must name it (get_order does)`},

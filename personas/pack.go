@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/herd-sh/herd/internal/yamlpos"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/herd-sh/herd/engine"
@@ -63,7 +65,7 @@ func ParsePack(name string, data []byte) (*Pack, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		pp.problems = append(pp.problems, yamlProblem(err))
+		pp.problems = append(pp.problems, yamlProblem(err, data))
 		return nil, pp.err()
 	}
 	if root.Kind == 0 || (root.Kind == yaml.DocumentNode && len(root.Content) == 0) {
@@ -77,21 +79,10 @@ func ParsePack(name string, data []byte) (*Pack, error) {
 	return pack, nil
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
-
-// yamlProblem places a YAML syntax error at its line when the message
-// names one ("yaml: line 3: mapping values are not allowed…").
-func yamlProblem(err error) engine.Problem {
-	m := yamlLineRE.FindStringSubmatch(err.Error())
-	if m == nil {
-		return engine.Problem{Msg: "YAML: " + err.Error()}
-	}
-	line, _ := strconv.Atoi(m[1])
-	col := 0
-	if line > 0 {
-		col = 1
-	}
-	return engine.Problem{Pos: engine.Pos{Line: line, Col: col}, Msg: "YAML: " + m[2]}
+// yamlProblem places a YAML syntax error at its line.
+func yamlProblem(err error, data []byte) engine.Problem {
+	line, col, msg := yamlpos.SyntaxError(err, data)
+	return engine.Problem{Pos: engine.Pos{Line: line, Col: col}, Msg: "YAML: " + msg}
 }
 
 type packParser struct {
@@ -321,27 +312,7 @@ func (pp *packParser) boolean(n *yaml.Node, what string) bool {
 	return b
 }
 
-func describeNode(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!int", "!!float":
-			return "the number " + n.Value
-		case "!!bool":
-			return n.Value
-		case "!!null":
-			return "nothing"
-		}
-		return strconv.Quote(n.Value)
-	}
-	return "something else"
-}
+func describeNode(n *yaml.Node) string { return yamlpos.Describe(n) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
