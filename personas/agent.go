@@ -21,13 +21,26 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 		return Outcome{}, err
 	}
 	gv := m.byGoal[ep.Goal]
-	s := ep.Base.NewSession(ep.Seed, ep.Profile)
-	attempt, err := ep.Goal.Begin(s, entropy.Key{Seed: ep.Seed, Purpose: entropy.Goal}.Uint64())
+	local := ep.Base.NewSession(ep.Seed, ep.Profile)
+	rnd := entropy.Key{Seed: ep.Seed, Purpose: entropy.Goal}.Uint64()
+	attempt, err := ep.Goal.Begin(local, rnd)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("persona %s: %w", ep.Persona.Name, err)
 	}
+	// In-process the agent calls the local session itself. Over a served
+	// world it calls the remote one, and the local session stays untouched
+	// until Settle copies the served end state into it for judging.
+	var s Session = local
+	var remote RemoteSession
+	if ep.Remote != nil {
+		if remote, err = ep.Remote.Open(ep, attempt, rnd); err != nil {
+			return Outcome{}, err
+		}
+		defer remote.Close()
+		s = remote
+	}
 	a := agent{m: m, gv: gv, c: gv.choiceFor(m, ep.Persona), tr: ep.Persona.Traits, seed: ep.Seed, s: s, at: attempt,
-		dice: newDice(ep.Seed)}
+		dice: newDice(ep.Seed), remote: remote != nil}
 	a.out.Meant = m.world.Tools[gv.meant].Name
 	a.verify = a.dice.traits.float() < a.tr.Verify
 	explore := a.dice.traits.float() < a.tr.Explore
@@ -67,13 +80,19 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 		}
 	}
 
+	if remote != nil {
+		if err := remote.Settle(local); err != nil {
+			return Outcome{}, err
+		}
+		a.settle(local)
+	}
 	v, err := attempt.Judge()
 	if err != nil {
 		return Outcome{}, fmt.Errorf("persona %s: goal %s: %w", ep.Persona.Name, ep.Goal.Name, err)
 	}
 	a.out.Class, a.out.Severity, a.out.Violations = v.Class, v.Severity, v.Violations
-	a.out.Calls = s.Calls()
-	a.out.IgnoredRetryAfter = s.IgnoredRetryAfter()
+	a.out.Calls = local.Calls()
+	a.out.IgnoredRetryAfter = local.IgnoredRetryAfter()
 	a.out.Recovered = len(a.out.Faults) > 0 && v.Severity == engine.SeverityOK
 	a.out.Trace = a.trace
 	return a.out, nil
@@ -106,7 +125,7 @@ type agent struct {
 	c      *choice
 	tr     Traits
 	seed   uint64 // the agent's seed
-	s      *engine.Session
+	s      Session
 	at     *engine.Attempt
 	dice   dice
 	out    Outcome
@@ -132,6 +151,12 @@ type agent struct {
 	idemKey    string
 	idemAction int
 	stop       string // why the agent stopped; "" while it goes on
+
+	// remote: the session is served elsewhere. callActs then holds, per
+	// call, the intended action it belonged to, so that settle can count
+	// duplicated commits from the served journal.
+	remote   bool
+	callActs []int32
 }
 
 // resolved is a record the agent knows the id of, and its last read.

@@ -131,6 +131,9 @@ func (a *agent) call(kind string, t *engine.Tool, args map[string]any, scores []
 	at := a.s.Elapsed()
 	res := a.s.Call(t.Name, args)
 	a.lastArgs = args
+	if a.remote {
+		a.callActs = append(a.callActs, int32(a.action))
+	}
 	writes := t.Writes()
 	if writes && a.out.Called == "" {
 		a.out.Called = t.Name

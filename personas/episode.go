@@ -18,6 +18,11 @@ type Episode struct {
 	// dice seeded by it, and it is the engine session's key.
 	Seed  uint64
 	Trace bool // record the full trace
+	// Remote, when set, is a world served elsewhere (over MCP) that the
+	// agent's calls go to instead of an in-process session of Base. Base
+	// must be the served world's base (same world, same seed): the end
+	// state is judged on a local session of it.
+	Remote Remote
 }
 
 // Outcome is how an episode ended.

@@ -121,30 +121,73 @@ func (s *Server) getInvariants(w http.ResponseWriter, _ *http.Request, ws *world
 	writeJSON(w, http.StatusOK, map[string]any{"ok": len(v) == 0, "violations": v})
 }
 
+// resetBody is POST .../reset: every field optional. Key and Goal let a
+// driver (herd swarm over MCP) make the served session the very session an
+// in-process agent would have had: the same base seed, the same session key
+// (so the same fault dice), and the goal's attempt begun with the same rnd
+// (so a goal's other actor writes here too).
 type resetBody struct {
 	Seed *uint64 `json:"seed"`
+	Key  *uint64 `json:"key"`
+	Goal string  `json:"goal"`
+	Rnd  *uint64 `json:"rnd"`
+}
+
+// resetAnswer is the session after a reset, plus the attempt begun, if any.
+type resetAnswer struct {
+	SessionInfo
+	Goal   string `json:"goal,omitempty"`
+	Target string `json:"target,omitempty"` // the id of the goal's target record
+	Intent string `json:"intent,omitempty"`
 }
 
 // postReset drops the session's changes; with a seed, it starts over on
-// that seed's base.
+// that seed's base; with a key, under that session key; with a goal, with
+// the goal's attempt begun (rnd picks its target, default 0).
 func (s *Server) postReset(w http.ResponseWriter, r *http.Request, ws *worldSession) {
 	var body resetBody
 	if err := decodeBody(w, r, maxControlBody, &body, true); err != nil {
 		writeError(w, bodyStatus(err), err.Error())
 		return
 	}
-	seed := ws.info().Seed
+	var goal *engine.Goal
+	if body.Goal != "" {
+		if goal = s.world.Goal(body.Goal); goal == nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("goal: world %s has no goal %q", s.world.Name, body.Goal))
+			return
+		}
+	} else if body.Rnd != nil {
+		writeError(w, http.StatusBadRequest, `rnd: only with "goal"`)
+		return
+	}
+	info := ws.info()
+	seed, key := info.Seed, info.Key
 	if body.Seed != nil {
 		seed = *body.Seed
+	}
+	if body.Key != nil {
+		key = *body.Key
 	}
 	base, err := s.bases.get(seed)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	ws.reset(base, s.now())
-	s.log.Info("session reset", "session", ws.id, "seed", seed)
-	writeJSON(w, http.StatusOK, ws.info())
+	var rnd uint64
+	if body.Rnd != nil {
+		rnd = *body.Rnd
+	}
+	attempt, err := ws.reset(base, key, goal, rnd, s.now())
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	s.log.Debug("session reset", "session", ws.id, "seed", seed, "key", key, "goal", body.Goal)
+	ans := resetAnswer{SessionInfo: ws.info()}
+	if attempt != nil {
+		ans.Goal, ans.Target, ans.Intent = goal.Name, attempt.Target.ID(), attempt.Intent
+	}
+	writeJSON(w, http.StatusOK, ans)
 }
 
 func (s *Server) getSnapshot(w http.ResponseWriter, _ *http.Request, ws *worldSession) {

@@ -255,7 +255,11 @@ func (s *Server) session(ctx context.Context, req mcp.Request) (*worldSession, e
 		return nil, errors.New("server is shutting down")
 	}
 	if isNew {
-		s.log.Info("session opened", "session", ws.id, "key", ws.key)
+		// key changes under ws.mu when the control plane resets the session.
+		ws.mu.Lock()
+		key := ws.key
+		ws.mu.Unlock()
+		s.log.Info("session opened", "session", ws.id, "key", key)
 	}
 	return ws, nil
 }

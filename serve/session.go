@@ -18,7 +18,7 @@ import (
 // journal records).
 type worldSession struct {
 	id      string // the MCP session id ("stdio" over stdio)
-	key     uint64 // engine session key: separates this session's dice
+	key     uint64 // engine session key: separates this session's dice (changed by reset, under mu)
 	created time.Time
 
 	mu   sync.Mutex
@@ -152,13 +152,25 @@ func (ws *worldSession) snapshot() ([]byte, error) {
 	return ws.sess.Snapshot()
 }
 
-// reset replaces the session with a fresh one on base (same key, same fault
-// profile): no changes, an empty journal, the clock at zero.
-func (ws *worldSession) reset(base *engine.Base, now time.Time) {
+// reset replaces the session with a fresh one on base under key (same fault
+// profile): no changes, an empty journal, the clock at zero. With a goal,
+// the goal's attempt is begun on it (rnd picks the target), so its other
+// actor, if it has one, writes during the session as it would in-process.
+// On error the session is unchanged.
+func (ws *worldSession) reset(base *engine.Base, key uint64, goal *engine.Goal, rnd uint64, now time.Time) (*engine.Attempt, error) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	ws.sess = base.NewSession(ws.key, ws.sess.Profile())
+	fresh := base.NewSession(key, ws.sess.Profile())
+	var attempt *engine.Attempt
+	if goal != nil {
+		var err error
+		if attempt, err = goal.Begin(fresh, rnd); err != nil {
+			return nil, err
+		}
+	}
+	ws.sess, ws.key = fresh, key
 	ws.lastEnd.Store(now.UnixNano())
+	return attempt, nil
 }
 
 // restore replaces the session's state with a snapshot. baseFor supplies the

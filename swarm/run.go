@@ -7,6 +7,7 @@
 package swarm
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -24,6 +25,7 @@ import (
 	"github.com/herd-sh/herd/internal/version"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
+	"github.com/herd-sh/herd/swarm/target"
 )
 
 // MaxAgents is the default cap on --agents: a run that big takes minutes,
@@ -70,6 +72,19 @@ type Config struct {
 	// are then run with tracing on, so that it sees every call; tracing
 	// costs time, so it is off without an observer.
 	Observer Observer
+
+	// Targets, when set, are where the agents' calls go instead of
+	// in-process sessions: a herd world served over MCP, one target per
+	// variant (in Variants order; a served world shows one variant). Each
+	// episode's end state is read back through the target's control plane
+	// and judged as in-process. Calls then take real time: their latency,
+	// the calls in flight and how calls ended are measured.
+	Targets []*target.Served
+	// TargetName is what the results call the target ("" for in-process).
+	TargetName string
+	// Load paces a run over Targets (nil: every agent runs, Workers at a
+	// time, as fast as the target answers).
+	Load *Load
 }
 
 // Observer sees each finished episode (an OpenTelemetry exporter, say).
@@ -87,6 +102,7 @@ type Plan struct {
 	assign *Assignment
 	layout *layout
 	total  int // episodes this shard will run
+	stats  LoadStats
 }
 
 // NewPlan checks the configuration and prepares the run: seeds the world,
@@ -130,6 +146,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 	}
 	if cfg.Profile == nil {
 		cfg.Profile = w.Profile("none")
+	}
+	if err := checkRemote(&cfg); err != nil {
+		return nil, err
 	}
 	base, err := w.Seed(cfg.Seed)
 	if err != nil {
@@ -189,6 +208,9 @@ func AgentSeed(runSeed uint64, i int) uint64 { return entropy.Mix(runSeed, uint6
 // every agent in progress finish and returns the results so far, marked
 // partial: nothing finished is lost.
 func (p *Plan) Run(ctx context.Context) (*report.Results, error) {
+	if len(p.cfg.Targets) > 0 {
+		return p.runRemote(ctx)
+	}
 	cfg := p.cfg
 	started := time.Now()
 	type chunk struct{ from, to int } // agent indices within the shard's sequence
@@ -291,7 +313,7 @@ func (p *Plan) results(a *Aggregator) *report.Results {
 		Run: report.Run{
 			HerdVersion: version.String(),
 			World:       report.WorldRef{Name: w.Name, Version: w.Version, Hash: w.Hash, Source: cfg.WorldRef},
-			Target:      "in-process",
+			Target:      cmp.Or(cfg.TargetName, "in-process"),
 			Variants:    slices.Clone(cfg.Variants),
 			Faults:      cfg.Profile.Name,
 			Seed:        cfg.Seed,
@@ -318,6 +340,12 @@ type worker struct {
 	p   *Plan
 	agg *Aggregator
 	res agentResult
+	// remotes, in a run over served targets: per variant, where episodes
+	// open their sessions. nil in-process.
+	remotes []personas.Remote
+	// started counts, in a run over served targets, the agents of each
+	// persona this worker started (a load run may end before all did).
+	started []int
 }
 
 func (p *Plan) newWorker(agg *Aggregator) *worker {
@@ -342,10 +370,18 @@ func (p *Plan) episode(i int) (personas.Episode, int, int) {
 func (w *worker) runAgent(i int) error {
 	p := w.p
 	ep, pi, gi := p.episode(i)
-	ep.Trace = p.cfg.Observer != nil
+	// A served episode is not a pure function of its inputs (it takes real
+	// time), so its trace is recorded as it happens rather than re-run.
+	ep.Trace = p.cfg.Observer != nil || w.remotes != nil
 	r := &w.res
 	r.index, r.seed, r.persona, r.goal = i, ep.Seed, pi, gi
+	if w.started != nil {
+		w.started[pi]++
+	}
 	for v, m := range p.models {
+		if w.remotes != nil {
+			ep.Remote = w.remotes[v]
+		}
 		o, err := m.Run(ep)
 		if err != nil {
 			return fmt.Errorf("agent %d (%s, %s, %s): %w", i, ep.Persona.Name, ep.Goal.Name, p.cfg.Variants[v], err)
@@ -361,9 +397,15 @@ func (w *worker) runAgent(i int) error {
 	w.agg.add(r)
 	for v := range p.models {
 		if w.agg.wantsTrace(gi, v, r.classes[v], i) {
-			t, err := p.trace(i, v)
-			if err != nil {
-				return err
+			var t report.Trace
+			if w.remotes != nil {
+				variant := p.cfg.Variants[v]
+				t = ToReportTrace(i, ep.Seed, variant, r.outcomes[v], p.ReplayCommand(i, variant))
+			} else {
+				var err error
+				if t, err = p.trace(i, v); err != nil {
+					return err
+				}
 			}
 			w.agg.addTrace(gi, v, r.classes[v], t)
 		}
@@ -397,11 +439,22 @@ func (p *Plan) ReplayCommand(i int, variant string) string {
 		}
 	}
 	cmd = strings.Replace(cmd, "herd swarm ", "herd replay ", 1)
+	// A replay runs in-process: it names the world, not the target, and
+	// takes none of the transport's flags.
+	if p.cfg.TargetName != "" {
+		if f := strings.Fields(cmd); len(f) > 2 && f[2] != p.cfg.WorldRef {
+			cmd = strings.Replace(cmd, " "+f[2]+" ", " "+p.cfg.WorldRef+" ", 1)
+		}
+		cmd = transportFlags.ReplaceAllString(cmd, "")
+	}
 	cmd = variantFlag.ReplaceAllString(cmd, "")
 	return fmt.Sprintf("%s --agent %d --variant %s", cmd, i, variant)
 }
 
-var variantFlag = regexp.MustCompile(`\s+--variant(?:=|\s+)\S+`)
+var (
+	variantFlag    = regexp.MustCompile(`\s+--variant(?:=|\s+)\S+`)
+	transportFlags = regexp.MustCompile(`\s+--(?:rate|duration|arrival|max-in-flight|allow-host|call-timeout|world)(?:=|\s+)\S+`)
+)
 
 // trace re-runs agent i under variant v with tracing on: an episode is a
 // pure function of its inputs, so the trace is the one the run produced.

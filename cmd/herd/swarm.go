@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/herd-sh/herd/report"
 	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/swarm/otlp"
+	"github.com/herd-sh/herd/swarm/target"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -194,6 +196,8 @@ func shardFromEnv() (swarm.Shard, error) {
 
 type swarmCmdOptions struct {
 	swarmOptions
+	targetArg                                   string // TARGET as given
+	transport                                   transportOptions
 	jsonOut, htmlOut, mdOut, junitOut, badgeOut string
 	thresholds                                  []string
 	strict                                      bool
@@ -204,23 +208,35 @@ type swarmCmdOptions struct {
 func newSwarmCmd(s *streams) *cobra.Command {
 	o := &swarmCmdOptions{}
 	cmd := &cobra.Command{
-		Use:   "swarm WORLD",
-		Short: "Run a swarm of scripted-persona agents against a world and report what they did to it",
+		Use:   "swarm TARGET",
+		Short: "Run a swarm of scripted-persona agents against a world or an MCP server and report what they did",
 		Long: `Run a swarm of scripted-persona agents against a world (mock:crm, mock:payments,
 mock:shop, mock:email, mock:files, or a world file) and report, with 95%
 confidence intervals, how often they reached their goal and how often they
-damaged the world. The same seed replays the same run, byte for byte.`,
+damaged the world. The same seed replays the same run, byte for byte.
+
+TARGET may also be reached over MCP (see docs/targets.md):
+  serve:WORLD                  herd serve started in-process, driven over Streamable HTTP
+  http://127.0.0.1:PORT/mcp    a running MCP server (a herd world, or any other)
+  mcp+stdio:COMMAND ARGS…      MCP servers started as subprocesses
+Over MCP, calls take real time: --rate, --duration, --arrival and
+--max-in-flight make it a load test, with latency per tool. Only loopback
+hosts are contacted unless --allow-host names another.`,
 		Example: `  herd swarm mock:crm --agents 200 --seed 42
   herd swarm mock:crm --agents 2000 --variant clear,ambiguous --html report.html
   herd swarm mock:shop --faults hostile --mix careful=1,retrier=1 --json run.json
-  herd swarm mock:crm --threshold 'harmful<5%' --threshold 'hide_contact:destroyed_data<1%'`,
+  herd swarm mock:crm --threshold 'harmful<5%' --threshold 'hide_contact:destroyed_data<1%'
+  herd swarm serve:mock:crm --rate 200 --duration 30s --threshold 'p99<50ms'
+  herd swarm 'mcp+stdio:herd serve mock:crm --control 127.0.0.1:0' --agents 100
+  herd swarm 'mcp+stdio:node server.js' --agents 100 --duration 30s`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.world = args[0]
+			o.targetArg = args[0]
 			return runSwarm(cmd.Context(), cmd, s, o)
 		},
 	}
 	o.addFlags(cmd)
+	o.transport.addFlags(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.jsonOut, "json", "", "write the results document (JSON) to this file")
 	f.StringVar(&o.htmlOut, "html", "", "write a self-contained HTML report to this file")
@@ -235,15 +251,46 @@ damaged the world. The same seed replays the same run, byte for byte.`,
 }
 
 func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOptions) error {
-	cfg, err := o.config(cmd)
-	if err != nil {
-		return err
-	}
 	switch o.progress {
 	case "auto", "always", "never":
 	default:
 		return usageErrf("--progress: want auto, always or never, got %q", o.progress)
 	}
+	st, external, err := o.prepareTarget(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	if external {
+		return runExternal(ctx, cmd, s, o, st)
+	}
+	remote := st.spec.Kind != target.KindInProcess
+	var load *swarm.Load
+	if remote {
+		if load, o.agents, err = o.loadConfig(cmd); err != nil {
+			if st.stdio != nil {
+				_ = st.stdio.Close()
+			}
+			return err
+		}
+	} else if loadFlagsSet(cmd) {
+		return usageErrf("--rate, --duration, --arrival and --max-in-flight need a real transport: try serve:%s (in-process runs keep virtual time)", o.targetArg)
+	}
+	cfg, err := o.config(cmd)
+	if err != nil {
+		if st.stdio != nil {
+			_ = st.stdio.Close()
+		}
+		return err
+	}
+	if remote {
+		cfg.Load = load
+		closeTargets, err := st.targets(ctx, cmd, o, &cfg)
+		if err != nil {
+			return err
+		}
+		defer closeTargets()
+	}
+	cfg.WorldRef = o.world
 	cfg.Command = commandLine(o, cfg.Seed)
 	// A swarm's live heap is a few megabytes whatever the agent count
 	// (aggregation is streaming), while it allocates briefly for every
@@ -269,7 +316,7 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 		return err
 	}
 	fmt.Fprintf(s.err, "herd: swarm %s: %d agents × %d variant(s), seed %d, faults %s\n",
-		cfg.WorldRef, cfg.Agents, max(len(cfg.Variants), 1), cfg.Seed, cfg.Profile.Name)
+		o.targetArg, cfg.Agents, max(len(cfg.Variants), 1), cfg.Seed, cfg.Profile.Name)
 	prog := newProgress(s.err, o.progress, plan.Episodes())
 	plan.SetProgress(prog.update, prog.every)
 	res, err := plan.Run(ctx)
@@ -278,6 +325,9 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 		return codeErr(exitUnreachable, err)
 	}
 	res.Lint = lintFindings(cfg)
+	if remote {
+		printLoad(s.err, plan, res, cfg)
+	}
 	if res.Partial {
 		fmt.Fprintf(s.err, "herd: interrupted: %d of %d episodes finished; the results are marked partial\n", res.Episodes, plan.Episodes())
 	}
@@ -293,7 +343,7 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 
 // commandLine rebuilds the reproducing command line (without output flags).
 func commandLine(o *swarmCmdOptions, seed uint64) string {
-	parts := []string{"herd swarm", o.world, "--agents", strconv.Itoa(o.agents), "--seed", strconv.FormatUint(seed, 10)}
+	parts := []string{"herd swarm", shellQuote(cmp.Or(o.targetArg, o.world)), "--agents", strconv.Itoa(o.agents), "--seed", strconv.FormatUint(seed, 10)}
 	for _, g := range o.goals {
 		parts = append(parts, "--goal", g)
 	}
@@ -312,7 +362,35 @@ func commandLine(o *swarmCmdOptions, seed uint64) string {
 	if len(o.variants) > 0 {
 		parts = append(parts, "--variant", strings.Join(o.variants, ","))
 	}
+	t := &o.transport
+	if t.worldFile != "" {
+		parts = append(parts, "--world", t.worldFile)
+	}
+	if t.rate > 0 {
+		parts = append(parts, "--rate", strconv.FormatFloat(t.rate, 'g', -1, 64))
+	}
+	if t.duration > 0 {
+		parts = append(parts, "--duration", t.duration.String())
+	}
+	if t.arrival != "" {
+		parts = append(parts, "--arrival", t.arrival)
+	}
+	if t.maxInFlight > 0 {
+		parts = append(parts, "--max-in-flight", strconv.Itoa(t.maxInFlight))
+	}
+	for _, h := range t.allowHosts {
+		parts = append(parts, "--allow-host", h)
+	}
 	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it
+// ('mcp+stdio:node server.js').
+func shellQuote(w string) string {
+	if w != "" && !strings.ContainsAny(w, " \t'\"\\$`!*?[]{}()<>|&;#~") {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 // lintFindings lints the tool descriptions under each variant of the run,

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The swarm as a load generator over Streamable HTTP against herd serve,
+# next to a bare go-sdk client loop (bench/mcploop) against the same server
+# on the same machine: tool calls a second and p99 for both, and their ratio.
+#
+#   bench/load.sh                       # 16 at once, 10 s each, 3 rounds
+#   INFLIGHT=32 SECONDS=20 ROUNDS=5 bench/load.sh
+#
+# Everything runs on 127.0.0.1 and stops by itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+INFLIGHT="${INFLIGHT:-16}"
+SECONDS_EACH="${SECONDS:-10}"
+ROUNDS="${ROUNDS:-3}"
+WORLD="${WORLD:-mock:crm}"
+
+out="$(mktemp -d)"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$out"
+}
+trap cleanup EXIT
+go build -o "$out/herd" ./cmd/herd
+go build -o "$out/mcploop" ./bench/mcploop
+
+"$out/herd" serve "$WORLD" --http 127.0.0.1:0 --log-level warn >"$out/url.txt" 2>"$out/serve.err" &
+server_pid=$!
+for _ in $(seq 50); do [ -s "$out/url.txt" ] && break; sleep 0.1; done
+url="$(head -1 "$out/url.txt")"
+case "$url" in http://127.0.0.1:*) ;; *) echo "herd serve did not start: $(cat "$out/serve.err")"; exit 1 ;; esac
+
+printf "%-6s %-22s %12s %10s\n" round client "calls/s" "p99 ms"
+for r in $(seq "$ROUNDS"); do
+  bare=$("$out/mcploop" -url "$url" -sessions "$INFLIGHT" -duration "${SECONDS_EACH}s")
+  bare_rate=$(echo "$bare" | awk '{for (i=1;i<NF;i++) if ($i=="calls_per_sec") print $(i+1)}')
+  bare_p99=$(echo "$bare" | awk '{for (i=1;i<NF;i++) if ($i=="p99_ms") print $(i+1)}')
+  "$out/herd" swarm "$url" --duration "${SECONDS_EACH}s" --max-in-flight "$INFLIGHT" --seed "$r" \
+    --progress never --json "$out/run.json" >/dev/null 2>"$out/swarm.err" || { cat "$out/swarm.err"; exit 1; }
+  swarm_rate=$(sed -n 's/.*calls in .*s (\([0-9]*\) calls\/s).*/\1/p' "$out/swarm.err")
+  swarm_p99=$(sed -n 's/.*latency .*p99 \([0-9.]*\)ms,.*/\1/p' "$out/swarm.err")
+  printf "%-6s %-22s %12s %10s\n" "$r" "go-sdk loop" "$bare_rate" "$bare_p99"
+  printf "%-6s %-22s %12s %10s   (%.0f%% of the loop)\n" "$r" "herd swarm" "$swarm_rate" "$swarm_p99" "$(echo "100 * $swarm_rate / $bare_rate" | bc -l)"
+done

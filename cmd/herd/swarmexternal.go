@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/herd-sh/herd/lint"
+	"github.com/herd-sh/herd/report"
+	"github.com/herd-sh/herd/swarm"
+	"github.com/herd-sh/herd/swarm/target"
+)
+
+// defaultExternalSeed seeds a run against an external server when --seed
+// is not given (there is no world seed to default to). It is printed and
+// recorded like any seed.
+const defaultExternalSeed = 1
+
+// runExternal tests an MCP server that is not a herd world: it discovers
+// the tools, lints their descriptions, calls the read-only ones (and the
+// others with --allow-writes) with schema-valid arguments and with
+// arguments the schema refuses, and reports latency, throughput and what
+// the answers were. A server that crashes or hangs ends the run with exit 3.
+func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOptions, st *servedTarget) (err error) {
+	var ext *target.External
+	if st.spec.Kind == target.KindHTTP {
+		ext = target.ExternalHTTP(st.spec.URL, st.hc, o.targetOptions())
+	} else {
+		ext = st.stdio.External(st.spec.Raw)
+	}
+	defer ext.Close()
+	for _, name := range []string{"goal", "mix", "personas", "faults", "variant", "descriptions", "shard", "world"} {
+		if cmd.Flags().Changed(name) {
+			return usageErrf("--%s: %s is not a herd world (it has no herd control plane), so the swarm runs generic goals on its tools; --%s does not apply", name, st.spec.Raw, name)
+		}
+	}
+	load, agents, err := o.loadConfig(cmd)
+	if err != nil {
+		return err
+	}
+	server, tools, err := ext.Server(ctx)
+	if err != nil {
+		return codeErr(exitUnreachable, err)
+	}
+	seed := uint64(defaultExternalSeed)
+	if cmd.Flags().Changed("seed") {
+		seed = o.seed
+	}
+	o.agents = agents
+	command := commandLine(o, seed)
+	if o.transport.allowWrites {
+		command += " --allow-writes"
+	}
+	readOnly := 0
+	for _, t := range tools {
+		if t.Annotations != nil && t.Annotations.ReadOnlyHint {
+			readOnly++
+		}
+	}
+	fmt.Fprintf(s.err, "herd: swarm %s: %s %s, %d tools (%d read-only), %d agents, seed %d\n",
+		st.spec.Raw, server.Name, server.Version, len(tools), readOnly, agents, seed)
+	prog := newProgress(s.err, o.progress, agents)
+	run, err := swarm.RunExternal(ctx, swarm.ExternalConfig{
+		Target: ext, Server: server, Tools: tools, Seed: seed, Agents: agents,
+		AllowWrites: o.transport.allowWrites, Load: *load, Command: command,
+		Progress: prog.update, ProgressEvery: prog.every,
+	})
+	prog.finish()
+	if err != nil {
+		return usageErr(err)
+	}
+	if len(run.Skipped) > 0 {
+		fmt.Fprintf(s.err, "herd: not called (they may write; --allow-writes calls them): %s\n", strings.Join(run.Skipped, ", "))
+	}
+	res := run.Results
+	lr := lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant})
+	res.Lint = lr.ToResults()
+	printStats(s.err, run.Stats, res, load.Pacer != nil)
+	code, err := finishRun(s, res, outputs{json: o.jsonOut, html: o.htmlOut, md: o.mdOut, junit: o.junitOut, badge: o.badgeOut}, o.thresholds, o.strict)
+	if err != nil {
+		return err
+	}
+	if run.Unusable != "" {
+		return codeErr(exitUnreachable, fmt.Errorf("%s is unusable: %s", st.spec.Raw, run.Unusable))
+	}
+	if code != exitOK {
+		return codeErr(code, nil)
+	}
+	return nil
+}
+
+// lintTools describes discovered tools to the description linter: the
+// name, description, parameters from the input schema, and annotations.
+func lintTools(tools []*mcp.Tool) []lint.Tool {
+	out := make([]lint.Tool, 0, len(tools))
+	for _, t := range tools {
+		lt := lint.Tool{Name: t.Name, Description: t.Description}
+		if a := t.Annotations; a != nil {
+			lt.Annotations = &lint.Annotations{ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint,
+				Destructive: a.DestructiveHint == nil || *a.DestructiveHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
+		}
+		if s, ok := t.InputSchema.(map[string]any); ok {
+			props, _ := s["properties"].(map[string]any)
+			var required []string
+			if req, ok := s["required"].([]any); ok {
+				for _, r := range req {
+					if str, ok := r.(string); ok {
+						required = append(required, str)
+					}
+				}
+			}
+			names := make([]string, 0, len(props))
+			for n := range props {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			for _, n := range names {
+				ps, _ := props[n].(map[string]any)
+				p := lint.Param{Name: n, Required: slices.Contains(required, n)}
+				p.Type, _ = ps["type"].(string)
+				p.Description, _ = ps["description"].(string)
+				if e, ok := ps["enum"].([]any); ok {
+					p.Type = "enum"
+					for _, v := range e {
+						p.Values = append(p.Values, fmt.Sprint(v))
+					}
+				}
+				lt.Params = append(lt.Params, p)
+			}
+		}
+		out = append(out, lt)
+	}
+	return out
+}
+
+// printStats writes what a run over a transport measured.
+func printStats(w io.Writer, st swarm.LoadStats, res *report.Results, paced bool) {
+	fmt.Fprintf(w, "herd: load: %d of %d agents started", st.Started, st.Planned)
+	if paced {
+		fmt.Fprintf(w, " (%.1f/s achieved)", st.StartRate())
+	}
+	fmt.Fprintf(w, "; %d calls in %.1fs (%.0f calls/s)\n", st.Calls, st.Seconds, st.CallRate())
+	for _, row := range res.LatencyRows() {
+		if row.Tool != report.AllTools {
+			continue
+		}
+		parts := make([]string, len(row.Values))
+		for i, p := range report.Percentiles {
+			parts[i] = fmt.Sprintf("%s %.2fms", p.Name, row.Values[i])
+		}
+		fmt.Fprintf(w, "herd: load: latency %s\n", strings.Join(parts, ", "))
+	}
+	byClass := map[target.Class]int64{}
+	for _, c := range st.Classes {
+		byClass[c.Class] += c.N
+	}
+	var parts []string
+	for c := target.ClassOK; c < target.NumClasses; c++ {
+		if n := byClass[c]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", c, n))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "herd: load: calls by class: %s\n", strings.Join(parts, ", "))
+	}
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/herd-sh/herd/report"
+)
+
+var (
+	testServerOnce sync.Once
+	testServerPath string
+	testServerErr  error
+)
+
+// testServer builds testdata/mcpserver once per test process.
+func testServer(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a test MCP server")
+	}
+	// Next to the herd binary, so that TestMain removes both.
+	dir := filepath.Dir(herdBinary(t))
+	testServerOnce.Do(func() {
+		testServerPath = filepath.Join(dir, "mcpserver")
+		if out, err := exec.Command("go", "build", "-o", testServerPath, "./testdata/mcpserver").CombinedOutput(); err != nil {
+			testServerErr = err
+			t.Logf("%s", out)
+		}
+	})
+	if testServerErr != nil {
+		t.Fatalf("building the test server: %v", testServerErr)
+	}
+	return testServerPath
+}
+
+// externalRun runs herd swarm against a test server and returns the exit
+// code, stderr and the results document.
+func externalRun(t *testing.T, args ...string) (int, string, *report.Results) {
+	t.Helper()
+	js := filepath.Join(t.TempDir(), "run.json")
+	start := time.Now()
+	code, _, errOut := runHerd(t, append(append([]string{"swarm"}, args...), "--json", js, "--progress", "never")...)
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("the run took %s", took)
+	}
+	res, err := report.ReadFile(js)
+	if err != nil {
+		t.Fatalf("exit %d, no results: %v\n%s", code, err, errOut)
+	}
+	return code, errOut, res
+}
+
+// classesOf sums the counts per goal:class.
+func classesOf(r *report.Results) map[string]int {
+	m := map[string]int{}
+	for _, c := range r.Counts {
+		m[c.Goal+":"+c.Class] += c.N
+	}
+	return m
+}
+
+// A healthy server: valid calls answered, invalid ones refused clearly —
+// except by the tool that never checks (accepted_invalid) and the
+// "read-only" tool whose answer changes (unstable_answer). The write tool
+// is not called without --allow-writes. Lint findings, latency per tool and
+// the seed are in the results.
+func TestExternalHealthyServer(t *testing.T) {
+	bin := testServer(t)
+	code, errOut, res := externalRun(t, "mcp+stdio:"+bin, "--agents", "120", "--seed", "9")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	got := classesOf(res)
+	for _, want := range []string{"add:answered", "add:rejected_clearly", "get_weather:answered", "get_weather:rejected_clearly",
+		"echo:accepted_invalid", "peek_counter:unstable_answer", "peek_counter:nothing_to_reject"} {
+		if got[want] == 0 {
+			t.Errorf("no %s in %v", want, got)
+		}
+	}
+	for k := range got {
+		if strings.HasPrefix(k, "create_note:") {
+			t.Errorf("the write tool was called without --allow-writes: %v", got)
+		}
+		if strings.HasSuffix(k, ":crashed") || strings.HasSuffix(k, ":hung") || strings.HasSuffix(k, ":malformed") {
+			t.Errorf("a healthy server reported as %s", k)
+		}
+	}
+	if !strings.Contains(errOut, "create_note") || !strings.Contains(errOut, "seed 9") || res.Run.Seed != 9 {
+		t.Errorf("stderr should name the skipped write tool and the seed:\n%s", errOut)
+	}
+	if len(res.Lint) == 0 {
+		t.Error("no lint findings on the discovered tools")
+	}
+	if res.Timing == nil || len(res.Timing.Latency) < 4 {
+		t.Fatalf("latency per tool missing: %+v", res.Timing)
+	}
+	if res.Run.World.Name != "testserver-healthy" || res.Run.World.Hash == "" || res.Episodes != 120 {
+		t.Errorf("run %+v, episodes %d", res.Run.World, res.Episodes)
+	}
+
+	// With --allow-writes the write tool is exercised too.
+	code, errOut, res = externalRun(t, "mcp+stdio:"+bin, "--agents", "60", "--seed", "9", "--allow-writes")
+	if code != 0 || classesOf(res)["create_note:answered"] == 0 {
+		t.Fatalf("exit %d, classes %v:\n%s", code, classesOf(res), errOut)
+	}
+}
+
+// A server that dies mid-run: reported as crashed, the run stops, exit 3.
+func TestExternalCrashingServer(t *testing.T) {
+	bin := testServer(t)
+	code, errOut, res := externalRun(t, "mcp+stdio:"+bin+" -mode crash -after 12", "--agents", "200", "--max-in-flight", "2")
+	if code != 3 || !strings.Contains(errOut, "unusable") || !strings.Contains(errOut, "crashed") {
+		t.Fatalf("exit %d, want 3 naming the crash:\n%s", code, errOut)
+	}
+	n := 0
+	for k, v := range classesOf(res) {
+		if strings.HasSuffix(k, ":crashed") {
+			n += v
+		}
+	}
+	if n == 0 || !res.Partial || res.Episodes >= 200 {
+		t.Errorf("crashed %d, partial %v, episodes %d", n, res.Partial, res.Episodes)
+	}
+}
+
+// A server that stops answering: the per-call timeout is reported and the
+// run ends, exit 3.
+func TestExternalHangingServer(t *testing.T) {
+	bin := testServer(t)
+	start := time.Now()
+	code, errOut, res := externalRun(t, "mcp+stdio:"+bin+" -mode hang -after 5", "--agents", "200", "--call-timeout", "300ms", "--max-in-flight", "2")
+	if code != 3 || !strings.Contains(errOut, "no answer within 300ms") {
+		t.Fatalf("exit %d, want 3 naming the timeout:\n%s", code, errOut)
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("a hung server held the run for %s", took)
+	}
+	if classesOf(res)["get_weather:hung"] == 0 {
+		t.Errorf("no hung call in %v", classesOf(res))
+	}
+}
+
+// A server whose results have no content: reported as malformed, exit 3
+// (nothing it answered was usable).
+func TestExternalMalformedServer(t *testing.T) {
+	bin := testServer(t)
+	code, errOut, res := externalRun(t, "mcp+stdio:"+bin+" -mode malformed", "--agents", "60")
+	if code != 3 || !strings.Contains(errOut, "malformed") {
+		t.Fatalf("exit %d, want 3 naming malformed answers:\n%s", code, errOut)
+	}
+	if classesOf(res)["add:malformed"] == 0 {
+		t.Errorf("no malformed class in %v", classesOf(res))
+	}
+}
+
+// An external server over Streamable HTTP (a go-sdk server in this process,
+// on loopback): discovered and judged on its answers, as over stdio.
+func TestExternalOverHTTP(t *testing.T) {
+	srv := httptest.NewServer(externalTestHandler())
+	defer srv.Close()
+	code, errOut, res := externalRun(t, srv.URL+"/mcp", "--agents", "40", "--seed", "4", "--rate", "200")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	if g := classesOf(res); g["lookup:answered"] == 0 || g["lookup:rejected_clearly"] == 0 {
+		t.Errorf("classes %v", g)
+	}
+	if !strings.Contains(errOut, "achieved") {
+		t.Errorf("a paced run should report its achieved start rate:\n%s", errOut)
+	}
+}

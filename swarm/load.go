@@ -1,0 +1,302 @@
+package swarm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/herd-sh/herd/report"
+)
+
+// Hard caps on a load run: a typo (an extra zero) must be an error, not a
+// day of traffic.
+const (
+	MaxRate       = 100_000        // agents started a second
+	MaxDuration   = 24 * time.Hour // --duration
+	MaxInFlight   = 10_000         // agents at once
+	MaxLoadAgents = 1_000_000      // agents a duration-bound run without --agents may start
+)
+
+// Load is how a run over a real transport starts its agents.
+type Load struct {
+	// Pacer decides when each agent starts (nil: Unpaced, as fast as the
+	// in-flight cap allows).
+	Pacer Pacer
+	// Duration stops starting agents after this long (0: run them all).
+	// Agents already started finish.
+	Duration time.Duration
+	// MaxInFlight is the most agents running at once (0: Workers).
+	MaxInFlight int
+}
+
+// LoadStats is what a run over a transport measured besides the results
+// document: how agents were started and how calls ended.
+type LoadStats struct {
+	Planned     int           // agents the run could start
+	Started     int           // agents started
+	StartWindow time.Duration // from the run's start to the last agent's start
+	Seconds     float64       // the whole run, wall time
+	Calls       int64
+	Classes     []ClassCount // calls per tool × how they ended
+}
+
+// StartRate is agents started a second, over the window they were started in.
+func (s LoadStats) StartRate() float64 {
+	if s.Started < 2 || s.StartWindow <= 0 {
+		return 0
+	}
+	// n starts span n-1 intervals; the first is at (about) zero.
+	return float64(s.Started-1) / s.StartWindow.Seconds()
+}
+
+// CallRate is calls a second over the whole run.
+func (s LoadStats) CallRate() float64 {
+	if s.Seconds <= 0 {
+		return 0
+	}
+	return float64(s.Calls) / s.Seconds
+}
+
+// checkRemote validates the transport part of a configuration.
+func checkRemote(cfg *Config) error {
+	if len(cfg.Targets) == 0 {
+		if cfg.Load != nil {
+			return errors.New("--rate, --duration, --arrival and --max-in-flight need a real transport (serve:WORLD, an http:// URL or mcp+stdio:); in-process runs keep virtual time")
+		}
+		return nil
+	}
+	if len(cfg.Targets) != len(cfg.Variants) {
+		return fmt.Errorf("%d targets for %d variants: a served world shows one variant", len(cfg.Targets), len(cfg.Variants))
+	}
+	for _, t := range cfg.Targets {
+		if t.World() != cfg.World {
+			return fmt.Errorf("target %s serves world %s, the run is of %s", t.Name(), t.World().Name, cfg.World.Name)
+		}
+	}
+	if len(cfg.Descriptions) > 0 {
+		return errors.New("--descriptions: a served world shows its own descriptions; try your wording in-process (mock:WORLD) or serve a world file that has it")
+	}
+	if l := cfg.Load; l != nil {
+		if l.Duration < 0 || l.Duration > MaxDuration {
+			return fmt.Errorf("--duration: must be between 0 and %s, got %s", MaxDuration, l.Duration)
+		}
+		if l.MaxInFlight < 0 || l.MaxInFlight > MaxInFlight {
+			return fmt.Errorf("--max-in-flight: must be between 1 and %d, got %d", MaxInFlight, l.MaxInFlight)
+		}
+		if cfg.Shard.Count > 1 {
+			return errors.New("--shard: a load run is not sharded; run one load generator per machine instead")
+		}
+	}
+	return nil
+}
+
+// LoadStats returns what the last Run over a transport measured.
+func (p *Plan) LoadStats() LoadStats { return p.stats }
+
+// runRemote runs the plan over served targets: a pacer starts agents, at
+// most MaxInFlight at once, each agent's episodes going over the wire. On
+// Ctrl-C (ctx done) no agent starts any more and those running finish; a
+// target that breaks stops the run with its error.
+func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
+	cfg := p.cfg
+	load := Load{}
+	if cfg.Load != nil {
+		load = *cfg.Load
+	}
+	if load.Pacer == nil {
+		load.Pacer = Unpaced{}
+	}
+	inFlight := load.MaxInFlight
+	if inFlight == 0 {
+		inFlight = cfg.Workers
+	}
+	meter := newCallMeter()
+	started := time.Now()
+	sampler := startSampler(meter, started)
+
+	// Calls of agents already started are not cut by Ctrl-C (they end by
+	// themselves, within the per-call timeout); they are cut when the
+	// target broke, so the run stops at once.
+	agentCtx, stopAgents := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer stopAgents(nil)
+	slots := make(chan *worker, inFlight)
+	workers := make([]*worker, inFlight)
+	for k := range workers {
+		w := p.newWorker(newAggregator(p.layout))
+		for _, t := range cfg.Targets {
+			w.remotes = append(w.remotes, t.Remote(agentCtx, meter))
+		}
+		w.started = make([]int, len(cfg.Mix))
+		workers[k] = w
+		slots <- w
+	}
+
+	var (
+		wg       sync.WaitGroup
+		done     atomic.Int64
+		errMu    sync.Mutex
+		firstErr error
+	)
+	fail := func(err error) {
+		errMu.Lock()
+		defer errMu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+			stopAgents(err)
+		}
+	}
+	stopProgress := p.startProgress(&done)
+	shardAgents := agentsInShard(cfg.Agents, cfg.Shard)
+	n, lastStart := schedule(ctx, agentCtx, load, slots, shardAgents, func(k int, w *worker) {
+		i := cfg.Shard.Index + k*cfg.Shard.Count
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { slots <- w }()
+			if err := w.runAgent(i); err != nil {
+				if agentCtx.Err() == nil {
+					fail(err)
+				}
+				return
+			}
+			done.Add(int64(len(cfg.Variants)))
+		}()
+	})
+	wg.Wait()
+	stopProgress()
+	samples := sampler.finish()
+	secs := time.Since(started).Seconds()
+	p.stats = LoadStats{Planned: shardAgents, Started: n, StartWindow: lastStart, Seconds: secs,
+		Calls: meter.Calls(), Classes: meter.classCounts()}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	total := workers[0].agg
+	for _, w := range workers[1:] {
+		total.Merge(w.agg)
+	}
+	res := p.results(total)
+	res.Partial = ctx.Err() != nil && n < shardAgents
+	if n < shardAgents {
+		// The run ended before every planned agent started (its duration
+		// passed, or it was stopped): it is a run of the agents started.
+		perPersona := make([]int, len(cfg.Mix))
+		for _, w := range workers {
+			for k, c := range w.started {
+				perPersona[k] += c
+			}
+		}
+		res.Run.Agents = n
+		for k := range res.Run.Mix {
+			res.Run.Mix[k].Agents = perPersona[k]
+		}
+	}
+	host, _ := os.Hostname()
+	res.Timing = &report.Timing{
+		Started:        started.UTC().Format(time.RFC3339),
+		Seconds:        secs,
+		EpisodesPerSec: float64(total.Episodes()) / max(secs, 1e-9),
+		Workers:        inFlight,
+		GOMAXPROCS:     runtime.GOMAXPROCS(0),
+		Host:           host,
+		Latency:        meter.histograms(),
+		InFlight:       samples,
+	}
+	return res, nil
+}
+
+// startProgress reports progress (Config.Progress) until the returned
+// function is called.
+func (p *Plan) startProgress(done *atomic.Int64) func() {
+	cfg := p.cfg
+	if cfg.Progress == nil {
+		return func() {}
+	}
+	stop := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		every := cfg.ProgressEvery
+		if every <= 0 {
+			every = time.Second
+		}
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				cfg.Progress(int(done.Load()), p.total)
+			case <-stop:
+				cfg.Progress(int(done.Load()), p.total)
+				return
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-finished
+	}
+}
+
+// schedule starts agents 0 … n-1: each when the pacer says, once a slot
+// is free (a slot is one agent in flight; start must hand it back when the
+// agent ends). It stops early when the duration passes, when ctx is done
+// (Ctrl-C) or when broken is (the target failed). It returns how many it
+// started and when, after the start of the run, the last one started.
+func schedule[S any](ctx, broken context.Context, load Load, slots chan S, n int, start func(k int, slot S)) (started int, last time.Duration) {
+	pacer := load.Pacer
+	if pacer == nil {
+		pacer = Unpaced{}
+	}
+	begin := time.Now()
+	var deadline <-chan time.Time
+	if load.Duration > 0 {
+		t := time.NewTimer(load.Duration)
+		defer t.Stop()
+		deadline = t.C
+	}
+	wait := time.NewTimer(time.Hour)
+	wait.Stop()
+	defer wait.Stop()
+	for started < n {
+		d, stop := pacer.Pace(time.Since(begin), uint64(started))
+		if stop {
+			break
+		}
+		if d > 0 {
+			wait.Reset(d)
+			select {
+			case <-wait.C:
+			case <-ctx.Done():
+				return started, last
+			case <-broken.Done():
+				return started, last
+			case <-deadline:
+				return started, last
+			}
+		}
+		var slot S
+		select {
+		case slot = <-slots:
+		case <-ctx.Done():
+			return started, last
+		case <-broken.Done():
+			return started, last
+		case <-deadline:
+			return started, last
+		}
+		if ctx.Err() != nil || broken.Err() != nil {
+			slots <- slot
+			break
+		}
+		last = time.Since(begin)
+		start(started, slot)
+		started++
+	}
+	return started, last
+}

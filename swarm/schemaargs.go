@@ -1,0 +1,310 @@
+package swarm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+)
+
+// schema is a JSON Schema as a tool list carries it (decoded JSON).
+type schema = map[string]any
+
+// toSchema reads a tool's input schema, whatever Go shape the SDK gave it.
+func toSchema(v any) schema {
+	if m, ok := v.(map[string]any); ok {
+		return m
+	}
+	return nil
+}
+
+// schemaType is the schema's type: the first non-null one of a list; ""
+// when it names none (then its enum or const decides).
+func schemaType(s schema) string {
+	switch t := s["type"].(type) {
+	case string:
+		return t
+	case []any:
+		for _, x := range t {
+			if str, ok := x.(string); ok && str != "null" {
+				return str
+			}
+		}
+	}
+	if _, ok := s["properties"]; ok {
+		return "object"
+	}
+	return ""
+}
+
+// firstOption is the schema itself, or its first anyOf/oneOf/allOf branch.
+func firstOption(s schema) schema {
+	for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+		if opts, ok := s[k].([]any); ok && len(opts) > 0 {
+			if o, ok := opts[0].(map[string]any); ok {
+				return o
+			}
+		}
+	}
+	return s
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+func properties(s schema) (props map[string]any, names []string, required []string) {
+	props, _ = s["properties"].(map[string]any)
+	for n := range props {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if req, ok := s["required"].([]any); ok {
+		for _, r := range req {
+			if str, ok := r.(string); ok {
+				required = append(required, str)
+			}
+		}
+	}
+	return props, names, required
+}
+
+// validArgs makes arguments the schema accepts: every required property,
+// each optional one with probability one half; values within enums,
+// bounds, lengths and formats. With boundary, numbers sit on their bounds
+// and strings at their length limits — valid, and where servers break.
+func validArgs(s schema, rng *rand.Rand, boundary bool) map[string]any {
+	args := map[string]any{}
+	props, names, required := properties(firstOption(s))
+	for _, n := range names {
+		ps, _ := props[n].(map[string]any)
+		if !slices.Contains(required, n) && rng.IntN(2) == 0 {
+			continue
+		}
+		args[n] = validValue(ps, rng, boundary, 0)
+	}
+	return args
+}
+
+func validValue(s schema, rng *rand.Rand, boundary bool, depth int) any {
+	s = firstOption(s)
+	if c, ok := s["const"]; ok {
+		return c
+	}
+	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
+		return e[rng.IntN(len(e))]
+	}
+	if d, ok := s["default"]; ok && rng.IntN(4) == 0 {
+		return d
+	}
+	switch schemaType(s) {
+	case "integer":
+		lo, hi := bounds(s, true)
+		if boundary {
+			return int64(pick2(rng, lo, hi))
+		}
+		return int64(lo) + rng.Int64N(int64(hi-lo)+1)
+	case "number":
+		lo, hi := bounds(s, false)
+		if boundary {
+			return pick2(rng, lo, hi)
+		}
+		// Two decimals read well; rounding must not leave the bounds
+		// (an exclusive minimum of 0 is 0.001 here).
+		return min(max(math.Round((lo+rng.Float64()*(hi-lo))*100)/100, lo), hi)
+	case "boolean":
+		return rng.IntN(2) == 0
+	case "array":
+		items, _ := s["items"].(map[string]any)
+		lo, _ := number(s["minItems"])
+		hi := 3.0
+		if m, ok := number(s["maxItems"]); ok {
+			hi = min(hi, m)
+		}
+		n := int(lo)
+		if hi > lo {
+			n += rng.IntN(int(hi-lo) + 1)
+		}
+		out := make([]any, n)
+		for i := range out {
+			if depth > 4 {
+				out[i] = "x"
+				continue
+			}
+			out[i] = validValue(items, rng, boundary, depth+1)
+		}
+		return out
+	case "object":
+		if depth > 4 {
+			return map[string]any{}
+		}
+		return validArgs(s, rng, boundary)
+	case "null":
+		return nil
+	}
+	return validString(s, rng, boundary)
+}
+
+// bounds are a number schema's inclusive limits (default 0 to 100).
+func bounds(s schema, integer bool) (lo, hi float64) {
+	lo, hi = 0, 100
+	step := 1e-3
+	if integer {
+		step = 1
+	}
+	if v, ok := number(s["minimum"]); ok {
+		lo = v
+	}
+	if v, ok := number(s["exclusiveMinimum"]); ok {
+		lo = v + step
+	}
+	if v, ok := number(s["maximum"]); ok {
+		hi = v
+	} else if lo > hi {
+		hi = lo + 100
+	}
+	if v, ok := number(s["exclusiveMaximum"]); ok {
+		hi = v - step
+	}
+	if _, ok := s["minimum"]; !ok && hi < lo {
+		lo = hi - 100
+	}
+	if integer {
+		lo, hi = math.Ceil(lo), math.Floor(hi)
+	}
+	if hi < lo {
+		hi = lo
+	}
+	return lo, hi
+}
+
+func pick2(rng *rand.Rand, a, b float64) float64 {
+	if rng.IntN(2) == 0 {
+		return a
+	}
+	return b
+}
+
+var words = []string{"alpha", "harbor", "copper", "meadow", "signal", "orbit", "lantern", "violet", "summit", "delta"}
+
+func validString(s schema, rng *rand.Rand, boundary bool) string {
+	switch s["format"] {
+	case "date-time":
+		return time.Date(2025, time.Month(1+rng.IntN(12)), 1+rng.IntN(28), rng.IntN(24), 0, 0, 0, time.UTC).Format(time.RFC3339)
+	case "date":
+		return fmt.Sprintf("2025-%02d-%02d", 1+rng.IntN(12), 1+rng.IntN(28))
+	case "email":
+		return fmt.Sprintf("%s%d@example.com", words[rng.IntN(len(words))], rng.IntN(1000))
+	case "uri", "url":
+		return fmt.Sprintf("https://example.com/%s", words[rng.IntN(len(words))])
+	case "uuid":
+		return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", rng.Uint32(), rng.IntN(1<<16), rng.IntN(1<<12), rng.IntN(1<<12), rng.Int64N(1<<48))
+	}
+	lo, hasLo := number(s["minLength"])
+	hi, hasHi := number(s["maxLength"])
+	if !hasHi {
+		hi = max(lo, 24)
+	}
+	w := words[rng.IntN(len(words))]
+	if rng.IntN(2) == 0 {
+		w += " " + words[rng.IntN(len(words))]
+	}
+	n := len(w)
+	if boundary && (hasLo || hasHi) {
+		n = int(pick2(rng, lo, hi))
+	}
+	n = max(n, int(lo))
+	n = min(n, int(hi))
+	if n > 10_000 {
+		n = 10_000
+	}
+	for len(w) < n {
+		w += "x"
+	}
+	return w[:n]
+}
+
+// mutation is one way to make a tool's arguments invalid by its schema.
+type mutation struct {
+	Name string
+	make func(s schema, args map[string]any, rng *rand.Rand)
+}
+
+// invalidArgs makes arguments the schema refuses, and says how: a missing
+// required property, a wrong type, a number out of bounds, a value not in
+// an enum, an unknown property where none is allowed. ok is false when the
+// schema refuses nothing a client can send (no properties, extras allowed).
+func invalidArgs(s schema, rng *rand.Rand) (args map[string]any, how string, ok bool) {
+	s = firstOption(s)
+	props, names, required := properties(s)
+	var ms []mutation
+	if len(required) > 0 {
+		ms = append(ms, mutation{"missing required " + strings.Join(required, ", "), func(_ schema, a map[string]any, r *rand.Rand) {
+			delete(a, required[r.IntN(len(required))])
+		}})
+	}
+	for _, n := range names {
+		ps, _ := props[n].(map[string]any)
+		ps = firstOption(ps)
+		t := schemaType(ps)
+		if t != "" {
+			ms = append(ms, mutation{"wrong type for " + n, func(_ schema, a map[string]any, _ *rand.Rand) { a[n] = wrongTypeFor(t) }})
+		}
+		if e, ok := ps["enum"].([]any); ok && len(e) > 0 {
+			ms = append(ms, mutation{n + " not in its enum", func(_ schema, a map[string]any, _ *rand.Rand) { a[n] = "no-such-value-\u2603" }})
+		}
+		if v, ok := number(ps["minimum"]); ok {
+			ms = append(ms, mutation{n + " below its minimum", func(_ schema, a map[string]any, _ *rand.Rand) { a[n] = v - 1 }})
+		}
+		if v, ok := number(ps["maximum"]); ok {
+			ms = append(ms, mutation{n + " above its maximum", func(_ schema, a map[string]any, _ *rand.Rand) { a[n] = v + 1 }})
+		}
+		if v, ok := number(ps["maxLength"]); ok && v < 5000 {
+			ms = append(ms, mutation{n + " longer than its maxLength", func(_ schema, a map[string]any, _ *rand.Rand) {
+				a[n] = strings.Repeat("x", int(v)+1)
+			}})
+		}
+	}
+	if ap, ok := s["additionalProperties"].(bool); ok && !ap {
+		ms = append(ms, mutation{"unknown property", func(_ schema, a map[string]any, _ *rand.Rand) { a["x_herd_unknown"] = true }})
+	}
+	if len(ms) == 0 {
+		return nil, "", false
+	}
+	m := ms[rng.IntN(len(ms))]
+	args = validArgs(s, rng, false)
+	for _, r := range required { // the mutation, not a missing value, must be what is wrong
+		if _, present := args[r]; !present {
+			ps, _ := props[r].(map[string]any)
+			args[r] = validValue(ps, rng, false, 0)
+		}
+	}
+	m.make(s, args, rng)
+	return args, m.Name, true
+}
+
+func wrongTypeFor(t string) any {
+	switch t {
+	case "string":
+		return 12345
+	case "integer", "number":
+		return "lots"
+	case "boolean":
+		return "yes"
+	case "array":
+		return "not-an-array"
+	case "object":
+		return "not-an-object"
+	}
+	return []any{1, 2}
+}

@@ -1,0 +1,148 @@
+package target
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// maxControlAnswer bounds what the swarm reads from a control plane answer:
+// a state or journal of one episode is kilobytes; a world's whole state a
+// few megabytes.
+const maxControlAnswer = 64 << 20
+
+// Control is a client of a herd server's control plane (docs/serve.md).
+type Control struct {
+	base string // http://HOST:PORT/control
+	hc   *http.Client
+}
+
+// NewControl returns a client of the control plane at base
+// (http://HOST:PORT/control). hc carries any auth header.
+func NewControl(base string, hc *http.Client) *Control {
+	return &Control{base: strings.TrimSuffix(base, "/"), hc: hc}
+}
+
+// Base returns the control plane's URL.
+func (c *Control) Base() string { return c.base }
+
+// WorldInfo is what GET /control/world says about the served world.
+type WorldInfo struct {
+	World    string   `json:"world"`
+	Version  int      `json:"version"`
+	Hash     string   `json:"hash"`
+	Seed     uint64   `json:"seed"`
+	Variant  string   `json:"variant"`
+	Variants []string `json:"variants"`
+	Faults   string   `json:"faults"`
+	Profiles []string `json:"profiles"`
+}
+
+// World reads GET /control/world.
+func (c *Control) World(ctx context.Context) (WorldInfo, error) {
+	var w WorldInfo
+	b, err := c.do(ctx, http.MethodGet, "/world", nil)
+	if err != nil {
+		return w, err
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return w, fmt.Errorf("control plane %s/world: not a herd world document: %v", c.base, err)
+	}
+	if w.World == "" || w.Hash == "" {
+		return w, fmt.Errorf("control plane %s/world: not a herd world document (no world name or hash)", c.base)
+	}
+	return w, nil
+}
+
+// Reset is the body of POST /control/sessions/{id}/reset.
+type Reset struct {
+	Seed uint64 `json:"seed"`
+	Key  uint64 `json:"key"`
+	Goal string `json:"goal,omitempty"`
+	Rnd  uint64 `json:"rnd"`
+}
+
+// ResetAnswer is what a reset answers: the session and the attempt begun.
+type ResetAnswer struct {
+	ID     string `json:"id"`
+	Key    uint64 `json:"key"`
+	Seed   uint64 `json:"seed"`
+	Goal   string `json:"goal"`
+	Target string `json:"target"`
+}
+
+// Reset starts session id over: seed, key and the goal's attempt.
+func (c *Control) Reset(ctx context.Context, id string, r Reset) (ResetAnswer, error) {
+	var a ResetAnswer
+	body, _ := json.Marshal(r)
+	b, err := c.do(ctx, http.MethodPost, "/sessions/"+url.PathEscape(id)+"/reset", body)
+	if err != nil {
+		return a, err
+	}
+	if err := json.Unmarshal(b, &a); err != nil {
+		return a, fmt.Errorf("control plane reset of session %s: %v", id, err)
+	}
+	if a.Key != r.Key || a.Seed != r.Seed {
+		return a, fmt.Errorf("control plane reset of session %s: asked for seed %d key %d, got seed %d key %d (is this herd too old to reset by key?)", id, r.Seed, r.Key, a.Seed, a.Key)
+	}
+	return a, nil
+}
+
+// Journal reads session id's journal (NDJSON).
+func (c *Control) Journal(ctx context.Context, id string) ([]byte, error) {
+	return c.do(ctx, http.MethodGet, "/sessions/"+url.PathEscape(id)+"/journal", nil)
+}
+
+// State reads session id's records (canonical JSON).
+func (c *Control) State(ctx context.Context, id string) ([]byte, error) {
+	return c.do(ctx, http.MethodGet, "/sessions/"+url.PathEscape(id)+"/state", nil)
+}
+
+// SetFaults switches the server's fault profile.
+func (c *Control) SetFaults(ctx context.Context, profile string) error {
+	body, _ := json.Marshal(map[string]string{"profile": profile})
+	_, err := c.do(ctx, http.MethodPost, "/faults", body)
+	return err
+}
+
+func (c *Control) do(ctx context.Context, method, path string, body []byte) ([]byte, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("control plane %s %s: %w", method, c.base+path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxControlAnswer))
+	if err != nil {
+		return nil, fmt.Errorf("control plane %s %s: reading the answer: %w", method, c.base+path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		var e struct {
+			Error string `json:"error"`
+		}
+		msg := strings.TrimSpace(string(b))
+		if json.Unmarshal(b, &e) == nil && e.Error != "" {
+			msg = e.Error
+		}
+		if len(msg) > 300 {
+			msg = msg[:300] + "…"
+		}
+		return nil, fmt.Errorf("control plane %s %s: %s: %s", method, c.base+path, resp.Status, msg)
+	}
+	return b, nil
+}

@@ -1,0 +1,138 @@
+package target
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/personas"
+)
+
+// DefaultCallTimeout is how long one call may take before it counts as a
+// timeout: longer than any served fault waits by default (5s).
+const DefaultCallTimeout = 30 * time.Second
+
+// conn is one MCP session to a herd world, with the control plane that
+// reads it, kept for episode after episode.
+type conn struct {
+	cs    *mcp.ClientSession
+	id    string // the session's id on the control plane
+	ctl   *Control
+	close func() error // ends the session (and its process, over stdio)
+	// stderr is a subprocess's stderr, for messages (nil over HTTP).
+	stderr *stderrWatch
+}
+
+// dialer opens a new connection.
+type dialer func(ctx context.Context) (*conn, error)
+
+// Served is a herd world served over MCP, with a control plane: the swarm
+// runs the same personas, goals and outcome classes as in-process, each
+// episode in a served session reset to the episode's seed, key and goal.
+// Connections are pooled: an episode takes one, resets it, and gives it
+// back. Served is safe for concurrent use.
+type Served struct {
+	name        string // what the results call the target
+	world       *engine.World
+	profile     string
+	callTimeout time.Duration
+	after       func() error // run by Close after the connections end (stops an in-process server)
+	checks      atomic.Int64 // episodes settled (see stateEvery)
+	pool
+}
+
+func newServed(name string, w *engine.World, profile string, d dialer, callTimeout time.Duration) *Served {
+	if callTimeout <= 0 {
+		callTimeout = DefaultCallTimeout
+	}
+	return &Served{name: name, world: w, profile: profile, callTimeout: callTimeout, pool: newPool(name, d)}
+}
+
+// Name is the target as the results name it.
+func (s *Served) Name() string { return s.name }
+
+// World is the served world.
+func (s *Served) World() *engine.World { return s.world }
+
+// Remote binds the target to a run's context and a meter: what an episode
+// needs to open its session (personas.Episode.Remote).
+func (s *Served) Remote(ctx context.Context, m Meter) personas.Remote {
+	if m == nil {
+		m = NoMeter{}
+	}
+	return remote{s: s, ctx: ctx, m: m}
+}
+
+type remote struct {
+	s   *Served
+	ctx context.Context
+	m   Meter
+}
+
+func (r remote) Open(ep personas.Episode, attempt *engine.Attempt, rnd uint64) (personas.RemoteSession, error) {
+	return r.s.open(r.ctx, ep, attempt, rnd, r.m)
+}
+
+// open takes a connection and resets its session for the episode.
+func (s *Served) open(ctx context.Context, ep personas.Episode, attempt *engine.Attempt, rnd uint64, m Meter) (*Session, error) {
+	if ep.Base.World() != s.world {
+		return nil, fmt.Errorf("%s: the episode's world is %s, the target serves %s", s.name, ep.Base.World().Name, s.world.Name)
+	}
+	if p := profileName(ep.Profile); p != s.profile {
+		return nil, fmt.Errorf("%s: the episode's fault profile is %s, the target serves %s", s.name, p, s.profile)
+	}
+	c, err := s.take(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rctx, cancel := context.WithTimeout(ctx, s.callTimeout)
+	defer cancel()
+	ans, err := c.ctl.Reset(rctx, c.id, Reset{Seed: ep.Base.Seed(), Key: ep.Seed, Goal: ep.Goal.Name, Rnd: rnd})
+	if err == nil && ans.Target != attempt.Target.ID() {
+		err = fmt.Errorf("%s: goal %s: the served attempt targets %s, the local one %s (is the server running the same world file?)", s.name, ep.Goal.Name, ans.Target, attempt.Target.ID())
+	}
+	if err != nil {
+		s.release(c, false)
+		return nil, err
+	}
+	return &Session{w: s, c: c, ctx: ctx, m: m, start: time.Now()}, nil
+}
+
+// call makes one metered tool call and reads its answer.
+func (s *Served) call(ctx context.Context, c *conn, m Meter, t *engine.Tool, args map[string]any) (engine.Result, Class, error) {
+	m.Started()
+	start := time.Now()
+	r, class, err := callTool(ctx, c.cs, s.callTimeout, t.Name, args)
+	var res engine.Result
+	if err == nil {
+		if res, err = toResult(s.world, t, r); err != nil {
+			class = ClassProtocol
+		}
+	}
+	m.Ended(t.Name, time.Since(start), class)
+	return res, class, err
+}
+
+// Close ends every connection (and every subprocess), then whatever the
+// target started (an in-process server).
+func (s *Served) Close() error {
+	first := s.pool.closeAll()
+	if s.after != nil {
+		if err := s.after(); err != nil && first == nil {
+			first = err
+		}
+		s.after = nil
+	}
+	return first
+}
+
+func profileName(p *engine.FaultProfile) string {
+	if p == nil {
+		return "none"
+	}
+	return p.Name
+}

@@ -1,0 +1,228 @@
+package target
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herd-sh/herd/engine"
+)
+
+// stderrTail is how much of a subprocess's stderr is kept for messages.
+const stderrTail = 20
+
+// controlWait bounds how long the swarm waits for a herd subprocess to say
+// where its control plane listens.
+const controlWait = 5 * time.Second
+
+// process is one MCP server subprocess and its MCP session.
+type process struct {
+	cs     *mcp.ClientSession
+	stderr *stderrWatch
+	cmd    *exec.Cmd
+}
+
+// startProcess starts command as an MCP server over stdio and initializes
+// a session with it.
+func startProcess(ctx context.Context, command []string) (*process, error) {
+	cmd := exec.Command(command[0], command[1:]...)
+	w := newStderrWatch()
+	cmd.Stderr = w
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	cs, err := newClient().Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second},
+		&mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	if err != nil {
+		if cmd.Process != nil {
+			_ = cmd.Process.Kill()
+		}
+		return nil, fmt.Errorf("starting %s: %w%s", strings.Join(command, " "), err, w.tailNote())
+	}
+	return &process{cs: cs, stderr: w, cmd: cmd}, nil
+}
+
+// close ends the session: stdin is closed, the process gets two seconds to
+// exit, then SIGTERM, then SIGKILL.
+func (p *process) close() error {
+	err := p.cs.Close()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return nil // it exited; how is no concern of a closing client
+	}
+	return err
+}
+
+// isHerd reports whether the server introduced itself as herd.
+func (p *process) isHerd() bool {
+	r := p.cs.InitializeResult()
+	return r != nil && r.ServerInfo != nil && r.ServerInfo.Name == "herd"
+}
+
+// stderrWatch keeps the last lines of a subprocess's stderr, and spots the
+// line where herd serve says where its control plane listens.
+type stderrWatch struct {
+	mu      sync.Mutex
+	partial []byte
+	lines   []string
+	control string
+	found   chan struct{}
+}
+
+var controlLine = regexp.MustCompile(`control plane listening.*\burl=(\S+/control)`)
+
+func newStderrWatch() *stderrWatch { return &stderrWatch{found: make(chan struct{})} }
+
+func (w *stderrWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(bytes.TrimRight(w.partial[:i], "\r"))
+		w.partial = w.partial[i+1:]
+		if w.control == "" {
+			if m := controlLine.FindStringSubmatch(line); m != nil {
+				w.control = strings.Trim(m[1], `"`)
+				close(w.found)
+			}
+		}
+		w.lines = append(w.lines, line)
+		if len(w.lines) > stderrTail {
+			w.lines = w.lines[len(w.lines)-stderrTail:]
+		}
+	}
+	if len(w.partial) > 4096 {
+		w.partial = w.partial[len(w.partial)-4096:]
+	}
+	return len(p), nil
+}
+
+// waitControl returns the control plane URL the process announced, "" when
+// it announced none within d.
+func (w *stderrWatch) waitControl(d time.Duration) string {
+	select {
+	case <-w.found:
+	case <-time.After(d):
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.control
+}
+
+// tailNote is the end of stderr, for an error message ("" when silent).
+func (w *stderrWatch) tailNote() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	lines := w.lines
+	if len(w.partial) > 0 {
+		lines = append(lines[:len(lines):len(lines)], string(w.partial))
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	if len(lines) > 5 {
+		lines = lines[len(lines)-5:]
+	}
+	return "; its stderr ends: " + strings.Join(lines, " | ")
+}
+
+// Stdio is the first subprocess of an mcp+stdio: target, started to find
+// out what the server is: a herd world (with a control plane the swarm can
+// read) or any other MCP server.
+type Stdio struct {
+	command []string
+	first   *process
+	control *Control // nil: not a herd world, or no control plane
+	hc      *http.Client
+	opts    Options
+}
+
+// StartStdio starts the command once and looks at what answered. A herd
+// server is recognised by its name; its control plane by the line herd
+// serve logs when started with --control ADDR.
+func StartStdio(ctx context.Context, command []string, hc *http.Client, opts Options) (*Stdio, error) {
+	p, err := startProcess(ctx, command)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stdio{command: command, first: p, hc: hc, opts: opts}
+	if p.isHerd() {
+		if u := p.stderr.waitControl(controlWait); u != "" {
+			cu, err := url.Parse(u)
+			if err == nil {
+				err = CheckHost(cu, opts.AllowHosts)
+			}
+			if err != nil {
+				_ = p.close()
+				return nil, fmt.Errorf("%s: its control plane: %w", strings.Join(command, " "), err)
+			}
+			s.control = NewControl(u, hc)
+		}
+	}
+	return s, nil
+}
+
+// IsHerd reports whether the server is herd serve.
+func (s *Stdio) IsHerd() bool { return s.first.isHerd() }
+
+// Control is the herd server's control plane (nil when it has none).
+func (s *Stdio) Control() *Control { return s.control }
+
+// Close ends the first process (when no target took it over).
+func (s *Stdio) Close() error {
+	if s.first == nil {
+		return nil
+	}
+	err := s.first.close()
+	s.first = nil
+	return err
+}
+
+// Served turns a herd stdio server into a swarm target: a pool of
+// subprocesses, each one MCP session (named "stdio" on its own control
+// plane), reset for every episode. The first process is its first
+// connection. name is what the results call the target.
+func (s *Stdio) Served(name string, w *engine.World, profile string) (*Served, error) {
+	if s.control == nil {
+		return nil, fmt.Errorf("%s: herd serve over stdio needs its control plane to judge end states: add --control 127.0.0.1:0 to the command", name)
+	}
+	first := &conn{cs: s.first.cs, id: "stdio", ctl: s.control, close: s.first.close}
+	s.first = nil
+	hc, command, allow := s.hc, s.command, s.opts.AllowHosts
+	dial := func(ctx context.Context) (*conn, error) {
+		p, err := startProcess(ctx, command)
+		if err != nil {
+			return nil, err
+		}
+		u := p.stderr.waitControl(controlWait)
+		if u == "" {
+			_ = p.close()
+			return nil, fmt.Errorf("%s: the new process announced no control plane%s", name, p.stderr.tailNote())
+		}
+		cu, err := url.Parse(u)
+		if err == nil {
+			err = CheckHost(cu, allow)
+		}
+		if err != nil {
+			_ = p.close()
+			return nil, err
+		}
+		return &conn{cs: p.cs, id: "stdio", ctl: NewControl(u, hc), close: p.close}, nil
+	}
+	t := newServed(name, w, profile, dial, s.opts.CallTimeout)
+	t.adopt(first)
+	return t, nil
+}

@@ -1,0 +1,110 @@
+package target
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herd-sh/herd/internal/version"
+)
+
+// ProtocolVersion is the MCP version herd's client asks for.
+const ProtocolVersion = "2025-11-25"
+
+// connectTimeout bounds connecting and initializing one MCP session.
+const connectTimeout = 15 * time.Second
+
+// Options configure how targets are reached.
+type Options struct {
+	// AllowHosts are the non-loopback hosts the user allowed (--allow-host).
+	AllowHosts []string
+	// Token is sent as "Authorization: Bearer TOKEN" to HTTP targets.
+	Token string
+	// CallTimeout is the longest one call may take (0: DefaultCallTimeout).
+	CallTimeout time.Duration
+	// MaxConns is the most connections open at once: the run's in-flight
+	// cap. It sizes the HTTP client's idle pool (so connections are reused,
+	// not left in TIME-WAIT by the thousand).
+	MaxConns int
+}
+
+func newClient() *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "herd-swarm", Version: version.String()}, &mcp.ClientOptions{
+		// The swarm answers no server requests (sampling, roots): say so.
+		Capabilities: &mcp.ClientCapabilities{},
+	})
+}
+
+// NewHTTPClient is the one HTTP client a run shares: an idle pool as large
+// as the run's concurrency, no proxy (the target is this machine), a bearer
+// token when given, and no redirect to a host the guard would refuse.
+func NewHTTPClient(opts Options) *http.Client {
+	n := max(opts.MaxConns, 16) * 2
+	tr := &http.Transport{
+		Proxy:                 nil,
+		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:          n,
+		MaxIdleConnsPerHost:   n,
+		IdleConnTimeout:       90 * time.Second,
+		ResponseHeaderTimeout: 0, // per-call timeouts come from contexts
+	}
+	var rt http.RoundTripper = tr
+	if opts.Token != "" {
+		rt = bearer{next: tr, value: "Bearer " + opts.Token}
+	}
+	allow := opts.AllowHosts
+	return &http.Client{
+		Transport: rt,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if err := CheckHost(req.URL, allow); err != nil {
+				return fmt.Errorf("refusing the redirect: %w", err)
+			}
+			if len(via) >= 3 {
+				return fmt.Errorf("too many redirects")
+			}
+			return nil
+		},
+	}
+}
+
+type bearer struct {
+	next  http.RoundTripper
+	value string
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", b.value)
+	return b.next.RoundTrip(r)
+}
+
+// connectHTTP opens an MCP session over Streamable HTTP.
+func connectHTTP(ctx context.Context, endpoint string, hc *http.Client) (*mcp.ClientSession, error) {
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	tr := &mcp.StreamableClientTransport{
+		Endpoint:   endpoint,
+		HTTPClient: hc,
+		MaxRetries: -1, // a load test counts a failure; it does not hide it
+		// Nothing the swarm needs comes unasked, and one GET stream per
+		// session would double the connections.
+		DisableStandaloneSSE: true,
+	}
+	cs, err := newClient().Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", endpoint, err)
+	}
+	return cs, nil
+}
+
+// controlURL is the control plane next to an MCP endpoint: /control on the
+// same scheme and host.
+func controlURL(mcpURL *url.URL) string {
+	u := url.URL{Scheme: mcpURL.Scheme, Host: mcpURL.Host, Path: "/control"}
+	return u.String()
+}
