@@ -4,13 +4,14 @@
 # on the same machine: tool calls a second and p99 for both, and their ratio.
 #
 #   bench/load.sh                       # 16 at once, 10 s each, 3 rounds
-#   INFLIGHT=32 SECONDS=20 ROUNDS=5 bench/load.sh
+#   INFLIGHT=32 DURATION=20 ROUNDS=5 bench/load.sh
 #
 # Everything runs on 127.0.0.1 and stops by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 INFLIGHT="${INFLIGHT:-16}"
-SECONDS_EACH="${SECONDS:-10}"
+# (not SECONDS: bash sets that itself, to the seconds since the shell started)
+SECONDS_EACH="${DURATION:-10}"
 ROUNDS="${ROUNDS:-3}"
 WORLD="${WORLD:-mock:crm}"
 

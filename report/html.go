@@ -117,9 +117,12 @@ type htmlStep struct {
 }
 
 type htmlLatency struct {
-	Rows []htmlLatencyRow
-	Hist *histChart
+	Rows  []htmlLatencyRow
+	Hist  *histChart
+	Calls []htmlCallRow // by how they ended
 }
+
+type htmlCallRow struct{ Tool, Calls, OK, Errors, Failed string }
 
 type htmlLatencyRow struct {
 	Tool   string
@@ -359,6 +362,9 @@ func htmlLatencyOf(res *Results) *htmlLatency {
 	}
 	if h, ok := res.latency(AllTools); ok {
 		l.Hist = newHistogram(h, rows)
+	}
+	for _, r := range res.CallRows() {
+		l.Calls = append(l.Calls, htmlCallRow{Tool: r.Tool, Calls: Thousands(r.Calls), OK: Thousands(r.OK), Errors: orDash(r.Errors), Failed: orDash(r.Failed)})
 	}
 	return l
 }

@@ -40,7 +40,7 @@ func Markdown(w io.Writer, res *Results) error {
 		return fmt.Errorf("markdown template: %w", err)
 	}
 	base := newMDView(res)
-	caps := mdCaps{misuse: 120, comparisons: 60, personas: 40, faults: 40, confusions: 20, lint: 30, latency: 20, traces: 12, steps: 12}
+	caps := mdCaps{misuse: 120, comparisons: 60, personas: 40, faults: 40, confusions: 20, lint: 30, latency: 20, calls: 20, traces: 12, steps: 12}
 	var buf bytes.Buffer
 	for {
 		buf.Reset()
@@ -68,11 +68,11 @@ var htmlTagStart = regexp.MustCompile(`<([A-Za-z/!?])`)
 
 // mdCaps are the row limits of each table.
 type mdCaps struct {
-	misuse, comparisons, personas, faults, confusions, lint, latency, traces, steps int
+	misuse, comparisons, personas, faults, confusions, lint, latency, calls, traces, steps int
 }
 
 func (c mdCaps) half() mdCaps {
-	return mdCaps{c.misuse / 2, c.comparisons / 2, c.personas / 2, c.faults / 2, c.confusions / 2, c.lint / 2, c.latency / 2, c.traces / 2, c.steps / 2}
+	return mdCaps{c.misuse / 2, c.comparisons / 2, c.personas / 2, c.faults / 2, c.confusions / 2, c.lint / 2, c.latency / 2, c.calls / 2, c.traces / 2, c.steps / 2}
 }
 
 func (c mdCaps) zero() bool { return c == mdCaps{} }
@@ -132,7 +132,7 @@ type mdView struct {
 	Partial                                  bool
 	Verdicts                                 mdTable
 	Misuse, Comparisons, Personas            mdTable
-	Faults, Confusions, Lint, Latency        mdTable
+	Faults, Confusions, Lint, Latency, Calls mdTable
 	Traces                                   []mdTrace
 	TracesNote                               string
 	allTraces                                []Trace
@@ -149,6 +149,7 @@ func (v mdView) cut(c mdCaps) mdView {
 	out.Confusions = v.Confusions.cut(c.confusions)
 	out.Lint = v.Lint.cut(c.lint)
 	out.Latency = v.Latency.cut(c.latency)
+	out.Calls = v.Calls.cut(c.calls)
 	picked := pickTraces(v.allTraces, c.traces)
 	out.Traces = nil
 	for _, tr := range picked {
@@ -196,6 +197,7 @@ func newMDView(res *Results) mdView {
 	v.Confusions = confusionTable(res)
 	v.Lint = lintTable(res)
 	v.Latency = latencyTable(res)
+	v.Calls = callsTable(res)
 	return v
 }
 
@@ -337,6 +339,16 @@ func latencyTable(res *Results) mdTable {
 			row = append(row, latencyCell(v, r.CIs, i))
 		}
 		t.Rows = append(t.Rows, row)
+		t.rank = append(t.rank, -float64(r.Calls))
+	}
+	return t
+}
+
+func callsTable(res *Results) mdTable {
+	t := mdTable{Header: []string{"Tool", "Calls", "ok", "Tool errors", "No answer"}, Right: []bool{false, true, true, false, false},
+		what: "tools (the busiest are kept)"}
+	for _, r := range res.CallRows() {
+		t.Rows = append(t.Rows, []string{r.Tool, Thousands(r.Calls), Thousands(r.OK), orDash(r.Errors), orDash(r.Failed)})
 		t.rank = append(t.rank, -float64(r.Calls))
 	}
 	return t

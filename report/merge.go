@@ -256,7 +256,7 @@ func sumBy[T any, K comparable](docs []*Results, section func(*Results) []T, key
 
 // mergeTiming combines the shards' timing: the earliest start, the longest
 // wall time (shards run side by side), summed workers and cores, every host,
-// summed histograms, and in-flight samples summed at equal offsets (each
+// summed histograms and calls by class, and in-flight samples summed at equal offsets (each
 // shard's offsets count from its own start, which is close enough when the
 // shards start together, as a CI matrix or an Indexed Job does).
 func mergeTiming(docs []*Results, episodes int) *Timing {
@@ -286,6 +286,7 @@ func mergeTiming(docs []*Results, episodes int) *Timing {
 			out.Latency = append(out.Latency, LatencyHistogram{Tool: h.Tool, Bars: slices.Clone(h.Bars)})
 		}
 		out.InFlight = append(out.InFlight, t.InFlight...)
+		out.Calls = append(out.Calls, t.Calls...)
 	}
 	if out == nil {
 		return nil
@@ -295,6 +296,7 @@ func mergeTiming(docs []*Results, episodes int) *Timing {
 		out.EpisodesPerSec = float64(episodes) / out.Seconds
 	}
 	out.Latency = normalizeLatency(out.Latency) // folds equal tools and equal values
+	out.Calls = normalizeCalls(out.Calls)       // sums equal tool × class × code rows
 	slices.SortStableFunc(out.InFlight, func(a, b Sample) int {
 		switch {
 		case a.T < b.T:

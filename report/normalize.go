@@ -60,6 +60,7 @@ func (r *Results) Normalize() {
 	r.Lint = slices.Compact(r.Lint)
 	if r.Timing != nil {
 		r.Timing.Latency = normalizeLatency(r.Timing.Latency)
+		r.Timing.Calls = normalizeCalls(r.Timing.Calls)
 		slices.SortStableFunc(r.Timing.InFlight, func(a, b Sample) int { return cmp.Compare(a.T, b.T) })
 	}
 }

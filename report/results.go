@@ -227,6 +227,18 @@ type Timing struct {
 	Host           string             `json:"host"`
 	Latency        []LatencyHistogram `json:"latency,omitempty"`   // per tool, plus "all"
 	InFlight       []Sample           `json:"in_flight,omitempty"` // in-flight calls over time (load runs)
+	Calls          []CallClass        `json:"calls,omitempty"`     // calls per tool by how they ended (runs over a transport)
+}
+
+// CallClass is N calls of a tool over a transport that ended in Class: ok,
+// tool_error (per Code, the error code the answer named, "" if none),
+// protocol_error, transport_error, timeout, malformed or cancelled. Sorted
+// by tool, then class in that order, then code.
+type CallClass struct {
+	Tool  string `json:"tool"`
+	Class string `json:"class"`
+	Code  string `json:"code,omitempty"`
+	N     int64  `json:"n"`
 }
 
 // AllTools is the Tool of the latency histogram over every call.

@@ -295,6 +295,21 @@ func (t *termWriter) latency(res *Results) {
 		table = append(table, row)
 	}
 	t.table(header, table, 1, 2, 3, 4, 5)
+	t.calls(res)
+}
+
+// calls is the calls by how they ended, under the latency they go with.
+func (t *termWriter) calls(res *Results) {
+	rows := res.CallRows()
+	if len(rows) == 0 {
+		return
+	}
+	t.title("Calls by class")
+	table := make([][]string, 0, len(rows))
+	for _, r := range rows {
+		table = append(table, []string{r.Tool, Thousands(r.Calls), Thousands(r.OK), orDash(r.Errors), orDash(r.Failed)})
+	}
+	t.table([]string{"TOOL", "CALLS", "OK", "TOOL ERRORS", "NO ANSWER"}, table, 1, 2)
 }
 
 func (t *termWriter) traces(res *Results, limit int) {

@@ -126,11 +126,16 @@ func (s *Server) getInvariants(w http.ResponseWriter, _ *http.Request, ws *world
 // in-process agent would have had: the same base seed, the same session key
 // (so the same fault dice), and the goal's attempt begun with the same rnd
 // (so a goal's other actor writes here too).
+//
+// ReturnJournal makes the answer carry the journal of the session as it was
+// before the reset, so a driver that judges each episode from its journal
+// needs one request per episode, not two (the reset, then the read).
 type resetBody struct {
-	Seed *uint64 `json:"seed"`
-	Key  *uint64 `json:"key"`
-	Goal string  `json:"goal"`
-	Rnd  *uint64 `json:"rnd"`
+	Seed          *uint64 `json:"seed"`
+	Key           *uint64 `json:"key"`
+	Goal          string  `json:"goal"`
+	Rnd           *uint64 `json:"rnd"`
+	ReturnJournal bool    `json:"return_journal"`
 }
 
 // resetAnswer is the session after a reset, plus the attempt begun, if any.
@@ -139,6 +144,9 @@ type resetAnswer struct {
 	Goal   string `json:"goal,omitempty"`
 	Target string `json:"target,omitempty"` // the id of the goal's target record
 	Intent string `json:"intent,omitempty"`
+	// Journal is the dropped journal with return_journal: a JSON array of
+	// the NDJSON lines GET .../journal would have answered.
+	Journal json.RawMessage `json:"journal,omitempty"`
 }
 
 // postReset drops the session's changes; with a seed, it starts over on
@@ -177,7 +185,7 @@ func (s *Server) postReset(w http.ResponseWriter, r *http.Request, ws *worldSess
 	if body.Rnd != nil {
 		rnd = *body.Rnd
 	}
-	attempt, err := ws.reset(base, key, goal, rnd, s.now())
+	attempt, journal, err := ws.reset(base, key, goal, rnd, s.now(), body.ReturnJournal)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -187,7 +195,28 @@ func (s *Server) postReset(w http.ResponseWriter, r *http.Request, ws *worldSess
 	if attempt != nil {
 		ans.Goal, ans.Target, ans.Intent = goal.Name, attempt.Target.ID(), attempt.Intent
 	}
+	if body.ReturnJournal {
+		// Read by a program once per episode: compact, not indented.
+		ans.Journal = ndjsonArray(journal)
+		b, err := json.Marshal(ans)
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		writeRaw(w, "application/json", append(b, '\n'))
+		return
+	}
 	writeJSON(w, http.StatusOK, ans)
+}
+
+// ndjsonArray turns NDJSON (one JSON value a line; a JSON value has no raw
+// newline) into a JSON array of the same values.
+func ndjsonArray(b []byte) json.RawMessage {
+	b = bytes.TrimSpace(b)
+	out := make([]byte, 0, len(b)+2)
+	out = append(out, '[')
+	out = append(out, bytes.ReplaceAll(b, []byte("\n"), []byte(","))...)
+	return append(out, ']')
 }
 
 func (s *Server) getSnapshot(w http.ResponseWriter, _ *http.Request, ws *worldSession) {

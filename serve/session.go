@@ -156,8 +156,10 @@ func (ws *worldSession) snapshot() ([]byte, error) {
 // profile): no changes, an empty journal, the clock at zero. With a goal,
 // the goal's attempt is begun on it (rnd picks the target), so its other
 // actor, if it has one, writes during the session as it would in-process.
-// On error the session is unchanged.
-func (ws *worldSession) reset(base *engine.Base, key uint64, goal *engine.Goal, rnd uint64, now time.Time) (*engine.Attempt, error) {
+// On error the session is unchanged. With withJournal it also returns the
+// journal the reset drops (NDJSON), read under the same lock, so no call
+// can land between the journal read and the reset.
+func (ws *worldSession) reset(base *engine.Base, key uint64, goal *engine.Goal, rnd uint64, now time.Time, withJournal bool) (*engine.Attempt, []byte, error) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	fresh := base.NewSession(key, ws.sess.Profile())
@@ -165,12 +167,20 @@ func (ws *worldSession) reset(base *engine.Base, key uint64, goal *engine.Goal, 
 	if goal != nil {
 		var err error
 		if attempt, err = goal.Begin(fresh, rnd); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+	}
+	var journal []byte
+	if withJournal {
+		var b bytes.Buffer
+		if err := ws.sess.WriteJournal(&b); err != nil {
+			return nil, nil, err
+		}
+		journal = b.Bytes()
 	}
 	ws.sess, ws.key = fresh, key
 	ws.lastEnd.Store(now.UnixNano())
-	return attempt, nil
+	return attempt, journal, nil
 }
 
 // restore replaces the session's state with a snapshot. baseFor supplies the

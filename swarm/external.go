@@ -187,7 +187,7 @@ func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) 
 		Started: started.UTC().Format(time.RFC3339), Seconds: secs,
 		EpisodesPerSec: float64(res.Episodes) / max(secs, 1e-9), Workers: inFlight,
 		GOMAXPROCS: runtime.GOMAXPROCS(0), Host: host,
-		Latency: meter.histograms(), InFlight: samples,
+		Latency: meter.histograms(), InFlight: samples, Calls: callClasses(out.Stats.Classes),
 	}
 	res.Normalize()
 	if out.Unusable == "" && meter.Calls() > 0 && allMalformed(res) {

@@ -1,6 +1,7 @@
 package swarm
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -33,21 +34,34 @@ type callMeter struct {
 	hists   map[string]*hdr.Histogram
 	all     *hdr.Histogram
 	classes map[string]*[target.NumClasses]int64 // per tool
+	codes   map[toolCode]int64                   // tool errors per tool × code
 }
+
+// toolCode is a tool and the code of a tool error it answered.
+type toolCode struct{ tool, code string }
+
+// Tool error codes come from the server: an external one could answer a
+// fresh code every call. Past maxCodesPerTool distinct codes for a tool, or
+// for a code longer than maxCodeLen, the error counts under code "".
+const (
+	maxCodesPerTool = 32
+	maxCodeLen      = 64
+)
 
 func newCallMeter() *callMeter {
 	return &callMeter{
 		hists:   map[string]*hdr.Histogram{},
 		all:     hdr.New(latencyMinUS, latencyMaxUS, latencySigFigs),
 		classes: map[string]*[target.NumClasses]int64{},
+		codes:   map[toolCode]int64{},
 	}
 }
 
 // Started counts a call going out.
 func (m *callMeter) Started() { m.inFlight.Add(1) }
 
-// Ended records a call's latency and class.
-func (m *callMeter) Ended(tool string, took time.Duration, c target.Class) {
+// Ended records a call's latency and class (and a tool error's code).
+func (m *callMeter) Ended(tool string, took time.Duration, c target.Class, code string) {
 	m.inFlight.Add(-1)
 	us := min(max(took.Microseconds(), latencyMinUS), latencyMaxUS)
 	m.mu.Lock()
@@ -61,6 +75,24 @@ func (m *callMeter) Ended(tool string, took time.Duration, c target.Class) {
 	_ = h.RecordValue(us)
 	_ = m.all.RecordValue(us)
 	m.classes[tool][c]++
+	if c == target.ClassToolError {
+		k := toolCode{tool, code}
+		if _, seen := m.codes[k]; !seen && (len(code) > maxCodeLen || m.codesOf(tool) >= maxCodesPerTool) {
+			k.code = ""
+		}
+		m.codes[k]++
+	}
+}
+
+// codesOf counts the distinct codes recorded for tool (m.mu held).
+func (m *callMeter) codesOf(tool string) int {
+	n := 0
+	for k := range m.codes {
+		if k.tool == tool {
+			n++
+		}
+	}
+	return n
 }
 
 // Calls is the number of calls recorded.
@@ -90,34 +122,46 @@ func (m *callMeter) histograms() []report.LatencyHistogram {
 	return out
 }
 
-// ClassCount is how many calls of a tool ended in a class.
+// ClassCount is how many calls of a tool ended in a class; tool errors
+// are counted per code.
 type ClassCount struct {
 	Tool  string
 	Class target.Class
+	Code  string // a tool error's code ("" when the answer names none)
 	N     int64
 }
 
-// classCounts lists every tool × class that happened, tools by name.
+// classCounts lists every tool × class (× code) that happened: tools by
+// name, classes in their order, codes by name.
 func (m *callMeter) classCounts() []ClassCount {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []ClassCount
 	for t, cs := range m.classes {
 		for c, n := range cs {
-			if n > 0 {
+			if n > 0 && target.Class(c) != target.ClassToolError {
 				out = append(out, ClassCount{Tool: t, Class: target.Class(c), N: n})
 			}
 		}
 	}
+	for k, n := range m.codes {
+		out = append(out, ClassCount{Tool: k.tool, Class: target.ClassToolError, Code: k.code, N: n})
+	}
 	slices.SortFunc(out, func(a, b ClassCount) int {
-		if a.Tool != b.Tool {
-			if a.Tool < b.Tool {
-				return -1
-			}
-			return 1
-		}
-		return int(a.Class) - int(b.Class)
+		return cmp.Or(cmp.Compare(a.Tool, b.Tool), cmp.Compare(a.Class, b.Class), cmp.Compare(a.Code, b.Code))
 	})
+	return out
+}
+
+// callClasses are the results document's calls by class.
+func callClasses(cs []ClassCount) []report.CallClass {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]report.CallClass, len(cs))
+	for i, c := range cs {
+		out[i] = report.CallClass{Tool: c.Tool, Class: c.Class.String(), Code: c.Code, N: c.N}
+	}
 	return out
 }
 

@@ -101,7 +101,9 @@ func (p *Plan) LoadStats() LoadStats { return p.stats }
 // runRemote runs the plan over served targets: a pacer starts agents, at
 // most MaxInFlight at once, each agent's episodes going over the wire. On
 // Ctrl-C (ctx done) no agent starts any more and those running finish; a
-// target that breaks stops the run with its error.
+// target that breaks stops the run at once, and runRemote returns both the
+// results of the episodes finished before it broke (marked partial) and the
+// error: a crash after an hour of load must not lose the hour.
 func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
 	cfg := p.cfg
 	load := Load{}
@@ -124,16 +126,37 @@ func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
 	// target broke, so the run stops at once.
 	agentCtx, stopAgents := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer stopAgents(nil)
-	slots := make(chan *worker, inFlight)
-	workers := make([]*worker, inFlight)
-	for k := range workers {
-		w := p.newWorker(newAggregator(p.layout))
-		for _, t := range cfg.Targets {
-			w.remotes = append(w.remotes, t.Remote(agentCtx, meter))
+	// A token is one agent making calls. An agent's last episode gives its
+	// token back as soon as its calls are over (Served.RemoteDeferred), while
+	// it waits for its journal to come with its connection's next reset; so
+	// an agent holds a worker (its aggregator and buffers) a little longer
+	// than a token, and workers are made as needed.
+	tokens := make(chan struct{}, inFlight)
+	for range inFlight {
+		tokens <- struct{}{}
+	}
+	var (
+		workersMu sync.Mutex
+		workers   []*worker // every worker made
+		free      []*worker // those not running an agent
+	)
+	takeWorker := func() *worker {
+		workersMu.Lock()
+		defer workersMu.Unlock()
+		if n := len(free); n > 0 {
+			w := free[n-1]
+			free = free[:n-1]
+			return w
 		}
+		w := p.newWorker(newAggregator(p.layout))
 		w.started = make([]int, len(cfg.Mix))
-		workers[k] = w
-		slots <- w
+		workers = append(workers, w)
+		return w
+	}
+	giveBack := func(w *worker) {
+		workersMu.Lock()
+		defer workersMu.Unlock()
+		free = append(free, w)
 	}
 
 	var (
@@ -152,12 +175,26 @@ func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
 	}
 	stopProgress := p.startProgress(&done)
 	shardAgents := agentsInShard(cfg.Agents, cfg.Shard)
-	n, lastStart := schedule(ctx, agentCtx, load, slots, shardAgents, func(k int, w *worker) {
+	n, lastStart := schedule(ctx, agentCtx, load, tokens, shardAgents, func(k int, _ struct{}) {
 		i := cfg.Shard.Index + k*cfg.Shard.Count
+		w := takeWorker()
+		var once sync.Once
+		idle := func() { once.Do(func() { tokens <- struct{}{} }) }
+		w.remotes = w.remotes[:0]
+		for v, t := range cfg.Targets {
+			if v == len(cfg.Targets)-1 {
+				w.remotes = append(w.remotes, t.RemoteDeferred(agentCtx, meter, idle))
+			} else {
+				// An earlier variant's episode reads its journal at once:
+				// the agent keeps its token for the next one.
+				w.remotes = append(w.remotes, t.Remote(agentCtx, meter))
+			}
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { slots <- w }()
+			defer giveBack(w)
+			defer idle()
 			if err := w.runAgent(i); err != nil {
 				if agentCtx.Err() == nil {
 					fail(err)
@@ -167,24 +204,32 @@ func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
 			done.Add(int64(len(cfg.Variants)))
 		}()
 	})
+	// No episode starts any more, so no reset will bring the journals of
+	// those waiting for one: read them.
+	for _, t := range cfg.Targets {
+		t.Drain(agentCtx)
+	}
 	wg.Wait()
 	stopProgress()
 	samples := sampler.finish()
 	secs := time.Since(started).Seconds()
 	p.stats = LoadStats{Planned: shardAgents, Started: n, StartWindow: lastStart, Seconds: secs,
 		Calls: meter.Calls(), Classes: meter.classCounts()}
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	total := workers[0].agg
-	for _, w := range workers[1:] {
+	total := newAggregator(p.layout)
+	for _, w := range workers {
 		total.Merge(w.agg)
 	}
 	res := p.results(total)
-	res.Partial = ctx.Err() != nil && n < shardAgents
+	res.Partial = (ctx.Err() != nil && n < shardAgents) || firstErr != nil
+	if firstErr != nil {
+		// Agents cut short when the target broke were started but never
+		// judged: the document counts the finished ones only.
+		n = total.Episodes() / max(len(cfg.Variants), 1)
+	}
 	if n < shardAgents {
 		// The run ended before every planned agent started (its duration
-		// passed, or it was stopped): it is a run of the agents started.
+		// passed, or it was stopped) or finished (the target broke): it is
+		// a run of the agents that finished.
 		perPersona := make([]int, len(cfg.Mix))
 		for _, w := range workers {
 			for k, c := range w.started {
@@ -206,8 +251,9 @@ func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
 		Host:           host,
 		Latency:        meter.histograms(),
 		InFlight:       samples,
+		Calls:          callClasses(p.stats.Classes),
 	}
-	return res, nil
+	return res, firstErr
 }
 
 // startProgress reports progress (Config.Progress) until the returned

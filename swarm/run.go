@@ -206,7 +206,9 @@ func AgentSeed(runSeed uint64, i int) uint64 { return entropy.Mix(runSeed, uint6
 
 // Run runs the plan. When ctx is cancelled it stops taking agents, lets
 // every agent in progress finish and returns the results so far, marked
-// partial: nothing finished is lost.
+// partial: nothing finished is lost. Over a transport, a target that breaks
+// stops the run: Run then returns the results of the agents that finished,
+// marked partial, and the error.
 func (p *Plan) Run(ctx context.Context) (*report.Results, error) {
 	if len(p.cfg.Targets) > 0 {
 		return p.runRemote(ctx)
@@ -344,7 +346,8 @@ type worker struct {
 	// open their sessions. nil in-process.
 	remotes []personas.Remote
 	// started counts, in a run over served targets, the agents of each
-	// persona this worker started (a load run may end before all did).
+	// persona this worker ran to the end (a load run may end before all
+	// started, and a target that broke cuts those running short).
 	started []int
 }
 
@@ -375,9 +378,6 @@ func (w *worker) runAgent(i int) error {
 	ep.Trace = p.cfg.Observer != nil || w.remotes != nil
 	r := &w.res
 	r.index, r.seed, r.persona, r.goal = i, ep.Seed, pi, gi
-	if w.started != nil {
-		w.started[pi]++
-	}
 	for v, m := range p.models {
 		if w.remotes != nil {
 			ep.Remote = w.remotes[v]
@@ -395,6 +395,9 @@ func (w *worker) runAgent(i int) error {
 		return err
 	}
 	w.agg.add(r)
+	if w.started != nil {
+		w.started[pi]++
+	}
 	for v := range p.models {
 		if w.agg.wantsTrace(gi, v, r.classes[v], i) {
 			var t report.Trace

@@ -319,21 +319,30 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 		o.targetArg, cfg.Agents, max(len(cfg.Variants), 1), cfg.Seed, cfg.Profile.Name)
 	prog := newProgress(s.err, o.progress, plan.Episodes())
 	plan.SetProgress(prog.update, prog.every)
-	res, err := plan.Run(ctx)
+	res, runErr := plan.Run(ctx)
 	prog.finish()
-	if err != nil {
-		return codeErr(exitUnreachable, err)
+	if res == nil {
+		return codeErr(exitUnreachable, runErr)
 	}
 	res.Lint = lintFindings(cfg)
 	if remote {
 		printLoad(s.err, plan, res, cfg)
 	}
-	if res.Partial {
+	switch {
+	case runErr != nil:
+		// The target broke: what finished before is kept and written, and
+		// the run still exits 3.
+		fmt.Fprintf(s.err, "herd: target broke: %s; %d of %d episodes finished; the results are marked partial\n",
+			oneLine(runErr.Error()), res.Episodes, plan.Episodes())
+	case res.Partial:
 		fmt.Fprintf(s.err, "herd: interrupted: %d of %d episodes finished; the results are marked partial\n", res.Episodes, plan.Episodes())
 	}
 	code, err := finishRun(s, res, outputs{json: o.jsonOut, html: o.htmlOut, md: o.mdOut, junit: o.junitOut, badge: o.badgeOut}, o.thresholds, o.strict)
 	if err != nil {
 		return err
+	}
+	if runErr != nil {
+		return codeErr(exitUnreachable, nil) // the reason is printed above
 	}
 	if code != exitOK {
 		return codeErr(code, nil)
@@ -431,4 +440,10 @@ func flushOTLP(s *streams, exp *otlp.Exporter) {
 	if st.Err != nil {
 		fmt.Fprintf(s.err, "herd: otlp: %d spans lost: %v\n", st.Lost, st.Err)
 	}
+}
+
+// oneLine folds a message onto one line (a subprocess's stderr tail may
+// carry newlines) for a one-line reason on stderr.
+func oneLine(msg string) string {
+	return strings.Join(strings.Fields(msg), " ")
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -71,6 +72,14 @@ func TestSwarmOverStdioMatchesInProcess(t *testing.T) {
 // test ends and returns the MCP URL.
 func startServeHTTP(t *testing.T, world string, seed uint64) string {
 	t.Helper()
+	url, _ := startServeHTTPStoppable(t, world, seed)
+	return url
+}
+
+// startServeHTTPStoppable is startServeHTTP, with a function that stops the
+// server before the test ends.
+func startServeHTTPStoppable(t *testing.T, world string, seed uint64) (string, func()) {
+	t.Helper()
 	w, err := worlds.Resolve(world)
 	if err != nil {
 		t.Fatal(err)
@@ -86,15 +95,19 @@ func startServeHTTP(t *testing.T, world string, seed uint64) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.ServeListener(ctx, ln, srv.Handler()) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("server did not stop")
-		}
-	})
-	return "http://" + ln.Addr().String() + "/mcp"
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Error("server did not stop")
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return "http://" + ln.Addr().String() + "/mcp", stop
 }
 
 // A running herd server, named by its URL: the swarm finds its control

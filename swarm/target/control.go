@@ -65,6 +65,8 @@ type Reset struct {
 	Key  uint64 `json:"key"`
 	Goal string `json:"goal,omitempty"`
 	Rnd  uint64 `json:"rnd"`
+	// ReturnJournal asks for the journal the reset drops (ResetAnswer.Journal).
+	ReturnJournal bool `json:"return_journal,omitempty"`
 }
 
 // ResetAnswer is what a reset answers: the session and the attempt begun.
@@ -74,6 +76,9 @@ type ResetAnswer struct {
 	Seed   uint64 `json:"seed"`
 	Goal   string `json:"goal"`
 	Target string `json:"target"`
+	// Journal is the session's journal before the reset, a line a value
+	// (with Reset.ReturnJournal; nil from a herd too old to send it).
+	Journal []json.RawMessage `json:"journal"`
 }
 
 // Reset starts session id over: seed, key and the goal's attempt.
@@ -89,6 +94,9 @@ func (c *Control) Reset(ctx context.Context, id string, r Reset) (ResetAnswer, e
 	}
 	if a.Key != r.Key || a.Seed != r.Seed {
 		return a, fmt.Errorf("control plane reset of session %s: asked for seed %d key %d, got seed %d key %d (is this herd too old to reset by key?)", id, r.Seed, r.Key, a.Seed, a.Key)
+	}
+	if r.ReturnJournal && a.Journal == nil {
+		return a, fmt.Errorf("control plane reset of session %s: no journal in the answer (is this herd too old to return it?)", id)
 	}
 	return a, nil
 }

@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -121,7 +122,7 @@ func (s *ExternalSession) Call(ctx context.Context, tool string, args map[string
 	start := time.Now()
 	r, class, err := callTool(ctx, s.c.cs, s.e.callTimeout, tool, args)
 	took := time.Since(start)
-	m.Ended(tool, took, class)
+	m.Ended(tool, took, class, toolErrorCode(r, class))
 	if class == ClassTransport || class == ClassTimeout {
 		s.bad = true
 		if err != nil {
@@ -148,4 +149,22 @@ func (c *conn) note() string {
 		return ""
 	}
 	return strings.TrimSpace(c.stderr.tailNote())
+}
+
+// toolErrorCode is the code of a tool error that names one the way herd
+// worlds do ({"error": {"code": …}}); most servers' errors are free text,
+// and their code is "".
+func toolErrorCode(r *mcp.CallToolResult, class Class) string {
+	if class != ClassToolError || r == nil {
+		return ""
+	}
+	text, err := resultText(r)
+	if err != nil || len(text) == 0 || text[0] != '{' {
+		return ""
+	}
+	var we wireError
+	if json.Unmarshal(text, &we) != nil || we.Error == nil {
+		return ""
+	}
+	return we.Error.Code
 }

@@ -23,12 +23,14 @@ func (c Class) String() string {
 }
 
 // Meter is told of every tool call that crosses the transport: when it goes
-// out, and how long it took and how it ended. Control plane requests are
+// out, and how long it took and how it ended — its class and, for a tool
+// error whose code the answer names (a herd world's {"error": {"code"}}),
+// that code ("" otherwise). Control plane requests are
 // not calls and are not metered. A Meter is used by one goroutine at a time,
 // except Started and Ended, which may be shared.
 type Meter interface {
 	Started()
-	Ended(tool string, took time.Duration, c Class)
+	Ended(tool string, took time.Duration, c Class, code string)
 }
 
 // NoMeter measures nothing.
@@ -38,4 +40,4 @@ type NoMeter struct{}
 func (NoMeter) Started() {}
 
 // Ended does nothing.
-func (NoMeter) Ended(string, time.Duration, Class) {}
+func (NoMeter) Ended(string, time.Duration, Class, string) {}

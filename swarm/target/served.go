@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,9 @@ type conn struct {
 	close func() error // ends the session (and its process, over stdio)
 	// stderr is a subprocess's stderr, for messages (nil over HTTP).
 	stderr *stderrWatch
+	// pending, on a parked connection, awaits the journal of the episode
+	// that ran on it: the next reset returns it (see pool.park).
+	pending chan journalResult
 }
 
 // dialer opens a new connection.
@@ -67,14 +71,47 @@ func (s *Served) Remote(ctx context.Context, m Meter) personas.Remote {
 	return remote{s: s, ctx: ctx, m: m}
 }
 
+// RemoteDeferred is Remote for an agent's last episode in a load run: its
+// Settle hands the connection back at once and calls idle (the agent makes
+// no more calls, so its in-flight slot can start the next agent), then
+// waits for its journal, which the next reset of that connection returns
+// (POST …/reset with return_journal) — one control plane request per
+// episode instead of two. Drain reads the journals no reset will.
+func (s *Served) RemoteDeferred(ctx context.Context, m Meter, idle func()) personas.Remote {
+	if m == nil {
+		m = NoMeter{}
+	}
+	return remote{s: s, ctx: ctx, m: m, idle: idle}
+}
+
+// Drain reads the journal of every parked episode and parks no more: call
+// it once the run starts no more episodes.
+func (s *Served) Drain(ctx context.Context) {
+	s.pool.drain(func(c *conn) ([]json.RawMessage, error) {
+		rctx, cancel := context.WithTimeout(ctx, s.callTimeout)
+		defer cancel()
+		b, err := c.ctl.Journal(rctx, c.id)
+		if err != nil {
+			return nil, err
+		}
+		return splitNDJSON(b)
+	})
+}
+
 type remote struct {
-	s   *Served
-	ctx context.Context
-	m   Meter
+	s    *Served
+	ctx  context.Context
+	m    Meter
+	idle func() // non-nil: the episode's journal comes with the next reset
 }
 
 func (r remote) Open(ep personas.Episode, attempt *engine.Attempt, rnd uint64) (personas.RemoteSession, error) {
-	return r.s.open(r.ctx, ep, attempt, rnd, r.m)
+	sess, err := r.s.open(r.ctx, ep, attempt, rnd, r.m)
+	if err != nil {
+		return nil, err
+	}
+	sess.idle = r.idle
+	return sess, nil
 }
 
 // open takes a connection and resets its session for the episode.
@@ -91,7 +128,13 @@ func (s *Served) open(ctx context.Context, ep personas.Episode, attempt *engine.
 	}
 	rctx, cancel := context.WithTimeout(ctx, s.callTimeout)
 	defer cancel()
-	ans, err := c.ctl.Reset(rctx, c.id, Reset{Seed: ep.Base.Seed(), Key: ep.Seed, Goal: ep.Goal.Name, Rnd: rnd})
+	parked := c.pending
+	c.pending = nil
+	ans, err := c.ctl.Reset(rctx, c.id, Reset{Seed: ep.Base.Seed(), Key: ep.Seed, Goal: ep.Goal.Name, Rnd: rnd, ReturnJournal: parked != nil})
+	if parked != nil {
+		// The previous episode on this connection awaits its journal.
+		parked <- journalResult{ans.Journal, err}
+	}
 	if err == nil && ans.Target != attempt.Target.ID() {
 		err = fmt.Errorf("%s: goal %s: the served attempt targets %s, the local one %s (is the server running the same world file?)", s.name, ep.Goal.Name, ans.Target, attempt.Target.ID())
 	}
@@ -113,7 +156,11 @@ func (s *Served) call(ctx context.Context, c *conn, m Meter, t *engine.Tool, arg
 			class = ClassProtocol
 		}
 	}
-	m.Ended(t.Name, time.Since(start), class)
+	code := ""
+	if class == ClassToolError && res.Err != nil {
+		code = res.Err.Code
+	}
+	m.Ended(t.Name, time.Since(start), class, code)
 	return res, class, err
 }
 

@@ -29,6 +29,10 @@ type Session struct {
 	start time.Time
 	calls int
 	err   error // the first failure of the transport; the episode is void
+	// idle, when set, defers reading the journal to the connection's next
+	// reset (Served.RemoteDeferred); Settle calls it once the agent's calls
+	// are over.
+	idle func()
 }
 
 var _ personas.RemoteSession = (*Session)(nil)
@@ -84,25 +88,31 @@ func (s *Session) Settle(local *engine.Session) error {
 	if s.err != nil {
 		return s.err
 	}
+	// The replay already checks every call's answer against the served
+	// one. The served end state itself is compared on a sample of episodes
+	// (the first of each run, then one in stateEvery): it costs a request
+	// per episode and has never disagreed where the answers agreed.
+	checkState := s.w.checks.Add(1)%stateEvery == 1
+	if s.idle != nil && !checkState {
+		if lines, ok, err := s.awaitJournal(); ok {
+			if err != nil {
+				return s.fail(err)
+			}
+			return s.replayed(local, lines)
+		}
+	}
 	ctx, cancel := context.WithTimeout(s.ctx, s.w.callTimeout)
 	defer cancel()
 	journal, err := s.c.ctl.Journal(ctx, s.c.id)
 	if err != nil {
 		return s.fail(err)
 	}
-	n, err := replay(local, journal)
+	lines, err := splitNDJSON(journal)
 	if err != nil {
 		return s.fail(fmt.Errorf("%s: session %s: journal: %w", s.w.name, s.c.id, err))
 	}
-	if n != s.calls {
-		return s.fail(fmt.Errorf("%s: session %s: the journal has %d calls, the agent made %d", s.w.name, s.c.id, n, s.calls))
-	}
-	// The replay already checked every call's answer against the served
-	// one. The served end state itself is compared on a sample of episodes
-	// (the first of each run, then one in stateEvery): it costs a request
-	// per episode and has never disagreed where the answers agreed.
-	if s.w.checks.Add(1)%stateEvery != 1 {
-		return nil
+	if err := s.replayed(local, lines); err != nil || !checkState {
+		return err
 	}
 	state, err := s.c.ctl.State(ctx, s.c.id)
 	if err != nil {
@@ -110,6 +120,41 @@ func (s *Session) Settle(local *engine.Session) error {
 	}
 	if !bytes.Equal(bytes.TrimSpace(state), local.StateJSON()) {
 		return s.fail(fmt.Errorf("%s: session %s: the served end state differs from its journal replayed in-process (is the server running the same world file?)", s.w.name, s.c.id))
+	}
+	return nil
+}
+
+// awaitJournal parks the connection and waits for the journal its next
+// reset returns. ok is false when the target is draining: the caller reads
+// the journal itself.
+func (s *Session) awaitJournal() (lines []json.RawMessage, ok bool, err error) {
+	ch := make(chan journalResult, 1)
+	id := s.c.id
+	if !s.w.park(s.c, ch) {
+		return nil, false, nil
+	}
+	s.c = nil // the pool has it; Close has nothing to give back
+	s.idle()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return nil, true, fmt.Errorf("%s: session %s: reading the journal: %w", s.w.name, id, r.err)
+		}
+		return r.lines, true, nil
+	case <-s.ctx.Done():
+		return nil, true, fmt.Errorf("%s: session %s: stopped while awaiting the journal: %w", s.w.name, id, context.Cause(s.ctx))
+	}
+}
+
+// replayed replays the served journal into local and checks it holds the
+// agent's calls, no more and no fewer.
+func (s *Session) replayed(local *engine.Session, lines []json.RawMessage) error {
+	n, err := replayLines(local, lines)
+	if err != nil {
+		return s.fail(fmt.Errorf("%s: journal: %w", s.w.name, err))
+	}
+	if n != s.calls {
+		return s.fail(fmt.Errorf("%s: the journal has %d calls, the agent made %d", s.w.name, n, s.calls))
 	}
 	return nil
 }
@@ -148,19 +193,27 @@ type journalLine struct {
 	} `json:"error"`
 }
 
-// replay runs a served session's journal on s (docs/serve.md: wait until
-// the call's at_ms, then call). Arguments are decoded the way the server
-// decoded them, so each call sees what the served call saw; each replayed
-// answer must be the served one (success, error code, fault, commit).
-func replay(s *engine.Session, journal []byte) (int, error) {
+// splitNDJSON splits a journal (NDJSON) into its lines.
+func splitNDJSON(journal []byte) ([]json.RawMessage, error) {
+	var lines []json.RawMessage
 	sc := bufio.NewScanner(bytes.NewReader(journal))
 	sc.Buffer(make([]byte, 0, 64<<10), maxControlAnswer)
-	n := 0
 	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
+		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 {
+			lines = append(lines, bytes.Clone(line))
 		}
+	}
+	return lines, sc.Err()
+}
+
+// replayLines runs a served session's journal, a line a value, on s
+// (docs/serve.md: wait until the call's at_ms, then call). Arguments are
+// decoded the way the server decoded them, so each call sees what the
+// served call saw; each replayed answer must be the served one (success,
+// error code, fault, commit).
+func replayLines(s *engine.Session, lines []json.RawMessage) (int, error) {
+	n := 0
+	for _, line := range lines {
 		var l journalLine
 		if err := json.Unmarshal(line, &l); err != nil {
 			return n, fmt.Errorf("line %d: %v", n+1, err)
@@ -191,7 +244,7 @@ func replay(s *engine.Session, journal []byte) (int, error) {
 				n, l.Tool, l.OK, code, l.Fault, r.OK(), rcode, r.Fault)
 		}
 	}
-	return n, sc.Err()
+	return n, nil
 }
 
 // classify names what an error from CallTool means.

@@ -1,0 +1,70 @@
+package swarm
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/herd-sh/herd/swarm/target"
+)
+
+// requestCounter counts the control plane requests an HTTP client makes,
+// by what they ask for (the last path segment: reset, journal, state, …).
+type requestCounter struct {
+	next http.RoundTripper
+	mu   sync.Mutex
+	n    map[string]int
+}
+
+func (c *requestCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	if p := r.URL.Path; strings.HasPrefix(p, "/control/") {
+		c.mu.Lock()
+		c.n[p[strings.LastIndexByte(p, '/')+1:]]++
+		c.mu.Unlock()
+	}
+	return c.next.RoundTrip(r)
+}
+
+// An episode over a served world costs one control plane request, its
+// reset, which also brings back the previous episode's journal; the journal
+// is read on its own only for the episodes whose served state is compared
+// (one in 16) and for the last episode on each connection. The outcomes
+// stay those of the in-process run.
+func TestOneControlRequestPerEpisode(t *testing.T) {
+	const agents, inFlight = 200, 4
+	cfg := testConfig(t, "mock:crm", agents)
+	cfg.Profile = cfg.World.Profile("none")
+	cfg.Workers = inFlight
+	want := run(t, cfg)
+
+	opts := target.Options{MaxConns: inFlight}
+	hc := target.NewHTTPClient(opts)
+	counter := &requestCounter{next: hc.Transport, n: map[string]int{}}
+	hc.Transport = counter
+	srv, err := target.StartServe(cfg.World, target.ServeOptions{Seed: cfg.Seed, Faults: "none"}, hc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg.Targets, cfg.TargetName = []*target.Served{srv}, "serve:mock:crm"
+	p, err := NewPlan(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := outcomeSections(t, got), outcomeSections(t, want); g != w {
+		t.Fatalf("over MCP:\n%s\nin-process:\n%s", g, w)
+	}
+	n := counter.n
+	sampled := (agents + 15) / 16
+	if n["reset"] != agents || n["state"] != sampled || n["journal"] > sampled+inFlight+1 {
+		t.Fatalf("control plane requests for %d episodes: %v; want %d resets, %d state reads and at most %d journal reads",
+			agents, n, agents, sampled, sampled+inFlight+1)
+	}
+	t.Logf("%d episodes: %v", agents, n)
+}
