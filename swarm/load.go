@@ -256,39 +256,6 @@ func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
 	return res, firstErr
 }
 
-// startProgress reports progress (Config.Progress) until the returned
-// function is called.
-func (p *Plan) startProgress(done *atomic.Int64) func() {
-	cfg := p.cfg
-	if cfg.Progress == nil {
-		return func() {}
-	}
-	stop := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		every := cfg.ProgressEvery
-		if every <= 0 {
-			every = time.Second
-		}
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				cfg.Progress(int(done.Load()), p.total)
-			case <-stop:
-				cfg.Progress(int(done.Load()), p.total)
-				return
-			}
-		}
-	}()
-	return func() {
-		close(stop)
-		<-finished
-	}
-}
-
 // schedule starts agents 0 … n-1: each when the pacer says, once a slot
 // is free (a slot is one agent in flight; start must hand it back when the
 // agent ends). It stops early when the duration passes, when ctx is done

@@ -250,32 +250,9 @@ func (p *Plan) Run(ctx context.Context) (*report.Results, error) {
 			}
 		}()
 	}
-	stopProgress := make(chan struct{})
-	progressDone := make(chan struct{})
-	go func() {
-		defer close(progressDone)
-		if cfg.Progress == nil {
-			return
-		}
-		every := cfg.ProgressEvery
-		if every <= 0 {
-			every = time.Second
-		}
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				cfg.Progress(int(done.Load()), p.total)
-			case <-stopProgress:
-				cfg.Progress(int(done.Load()), p.total)
-				return
-			}
-		}
-	}()
+	stopProgress := p.startProgress(&done)
 	wg.Wait()
-	close(stopProgress)
-	<-progressDone
+	stopProgress()
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
