@@ -113,7 +113,7 @@ func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) 
 	meter := newCallMeter()
 	started := time.Now()
 	sampler := startSampler(meter, started)
-	broken, stop := context.WithCancelCause(context.WithoutCancel(ctx))
+	broken, stop := inflightContext(ctx)
 	defer stop(nil)
 
 	agg := &externalAgg{counts: map[[3]string]int{}}

@@ -124,7 +124,7 @@ func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
 	// Calls of agents already started are not cut by Ctrl-C (they end by
 	// themselves, within the per-call timeout); they are cut when the
 	// target broke, so the run stops at once.
-	agentCtx, stopAgents := context.WithCancelCause(context.WithoutCancel(ctx))
+	agentCtx, stopAgents := inflightContext(ctx)
 	defer stopAgents(nil)
 	// A token is one agent making calls. An agent's last episode gives its
 	// token back as soon as its calls are over (Served.RemoteDeferred), while
