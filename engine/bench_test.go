@@ -67,10 +67,10 @@ func BenchmarkFork(b *testing.B) {
 	}
 }
 
-func BenchmarkGet(b *testing.B) {
-	_, base := crmBase(b)
-	s := base.NewSession(1, nil)
-	args := map[string]any{"id": unlockedContact(b, base)}
+// benchCall measures calls of tool on one session, which is reset off the
+// clock every resetEvery calls. vary, when not nil, sets call i's args.
+func benchCall(b *testing.B, s *Session, tool string, args map[string]any, vary func(i int)) {
+	b.Helper()
 	b.ReportAllocs()
 	defer measureCPU(b)()
 	for i := 0; b.Loop(); i++ {
@@ -79,75 +79,44 @@ func BenchmarkGet(b *testing.B) {
 			s.Reset()
 			b.StartTimer()
 		}
-		if res := s.Call("get_contact", args); !res.OK() {
+		if vary != nil {
+			vary(i)
+		}
+		if res := s.Call(tool, args); !res.OK() {
 			b.Fatal(res.Err)
 		}
 	}
+}
+
+func BenchmarkGet(b *testing.B) {
+	_, base := crmBase(b)
+	benchCall(b, base.NewSession(1, nil), "get_contact", map[string]any{"id": unlockedContact(b, base)}, nil)
 }
 
 // A CEL-guarded update: two preconditions (locked, expected_version), a
 // set and an audit record created by an effect.
 func BenchmarkGuardedUpdate(b *testing.B) {
 	_, base := crmBase(b)
-	s := base.NewSession(1, nil)
-	id := unlockedContact(b, base)
-	args := map[string]any{"id": id, "phone": "+1 555 0100", "expected_version": 1}
-	b.ReportAllocs()
-	defer measureCPU(b)()
-	version := 1
-	for i := 0; b.Loop(); i++ {
-		if i%resetEvery == 0 {
-			b.StopTimer()
-			s.Reset()
-			version = 1
-			b.StartTimer()
-		}
-		// The benchmark reuses one map; a real caller passes a new one
-		// per call (the journal keeps it).
-		args["expected_version"] = version
-		if res := s.Call("update_contact", args); !res.OK() {
-			b.Fatal(res.Err)
-		}
-		version++
-	}
+	args := map[string]any{"id": unlockedContact(b, base), "phone": "+1 555 0100"}
+	benchCall(b, base.NewSession(1, nil), "update_contact", args, func(i int) {
+		// Each call bumps the version; a reset puts it back to 1. The
+		// benchmark reuses one map; a real caller passes a new one per
+		// call (the journal keeps it).
+		args["expected_version"] = i%resetEvery + 1
+	})
 }
 
 // A create whose effects set fields and create an audit record.
 func BenchmarkCreateWithEffect(b *testing.B) {
 	_, base := crmBase(b)
-	s := base.NewSession(1, nil)
 	args := map[string]any{"name": "Ada Byron", "email": "ada@example.com", "company": "Analytical"}
-	b.ReportAllocs()
-	defer measureCPU(b)()
-	for i := 0; b.Loop(); i++ {
-		if i%resetEvery == 0 {
-			b.StopTimer()
-			s.Reset()
-			b.StartTimer()
-		}
-		if res := s.Call("create_contact", args); !res.OK() {
-			b.Fatal(res.Err)
-		}
-	}
+	benchCall(b, base.NewSession(1, nil), "create_contact", args, nil)
 }
 
 // A list with an include flag and a limit, over 240 contacts.
 func BenchmarkList(b *testing.B) {
 	_, base := crmBase(b)
-	s := base.NewSession(1, nil)
-	args := map[string]any{"stage": "customer", "limit": 20}
-	b.ReportAllocs()
-	defer measureCPU(b)()
-	for i := 0; b.Loop(); i++ {
-		if i%resetEvery == 0 {
-			b.StopTimer()
-			s.Reset()
-			b.StartTimer()
-		}
-		if res := s.Call("list_contacts", args); !res.OK() {
-			b.Fatal(res.Err)
-		}
-	}
+	benchCall(b, base.NewSession(1, nil), "list_contacts", map[string]any{"stage": "customer", "limit": 20}, nil)
 }
 
 // Loading the crm world: YAML, checks, CEL compilation and seeding.

@@ -12,8 +12,6 @@ import (
 
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
-
-	"github.com/herd-sh/herd/engine/entropy"
 )
 
 // ToolError is a failed call as the caller sees it: a business error, a
@@ -99,7 +97,7 @@ func (s *Session) Call(tool string, args map[string]any) Result {
 
 func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 	res := Result{Tool: t.Name}
-	faults := s.profile.forTool(t)
+	faults := s.profile.For(t)
 	if faults != nil {
 		res.Latency = faults.drawLatency(s.base.seed, s.key, idx)
 	}
@@ -119,16 +117,15 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 		return res
 	}
 
-	if t.Idempotency != "" {
-		if k := av.vals[t.byName[t.Idempotency].index]; k != nil {
-			if prev, ok := s.idem[t.Name+"\x00"+string(k.(types.String))]; ok {
-				prev.Latency = res.Latency
-				prev.Replayed = true
-				prev.Err = nil
-				prev.Fault = ""
-				prev.Committed = false
-				return prev
-			}
+	idemKey, keyed := t.idempotencyKey(av)
+	if keyed {
+		if prev, ok := s.idem[idemKey]; ok {
+			prev.Latency = res.Latency
+			prev.Replayed = true
+			prev.Err = nil
+			prev.Fault = ""
+			prev.Committed = false
+			return prev
 		}
 	}
 
@@ -140,8 +137,7 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 		res.Fault = fault.Kind
 		switch fault.Kind {
 		case CodeTimeout:
-			res.Latency = faults.timeout
-			res.Err = &ToolError{Code: CodeTimeout, Message: fmt.Sprintf("%s timed out after %s", t.Name, faults.timeout)}
+			res.timedOut(faults)
 			return res
 		case FaultTimeoutAfterCommit:
 			// Fall through to execute and commit; the caller sees a timeout.
@@ -170,29 +166,45 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 		res.Err = terr
 		if fault != nil && fault.Kind == FaultTimeoutAfterCommit {
 			// The work failed on its own; the caller still only sees a timeout.
-			res.Err = &ToolError{Code: CodeTimeout, Message: fmt.Sprintf("%s timed out after %s", t.Name, faults.timeout)}
-			res.Latency = faults.timeout
+			res.timedOut(faults)
 		}
 		return res
 	}
 	tx.commit()
 	res.Record, res.Records, res.Deleted = out.record, out.records, out.deleted
 	res.Committed = t.Writes()
-	if t.Idempotency != "" {
-		if k := av.vals[t.byName[t.Idempotency].index]; k != nil {
-			s.own(sharedIdem)
-			if s.idem == nil {
-				s.idem = map[string]Result{}
-			}
-			s.idem[t.Name+"\x00"+string(k.(types.String))] = res
+	if keyed {
+		s.own(sharedIdem)
+		if s.idem == nil {
+			s.idem = map[string]Result{}
 		}
+		s.idem[idemKey] = res
 	}
 	if fault != nil && fault.Kind == FaultTimeoutAfterCommit {
-		res.Err = &ToolError{Code: CodeTimeout, Message: fmt.Sprintf("%s timed out after %s", t.Name, faults.timeout)}
-		res.Latency = faults.timeout
+		res.timedOut(faults)
 		res.Record, res.Records, res.Deleted = nil, nil, ""
 	}
 	return res
+}
+
+// timedOut makes res the timeout its caller sees under faults.
+func (res *Result) timedOut(faults *ToolFaults) {
+	res.Err = &ToolError{Code: CodeTimeout, Message: fmt.Sprintf("%s timed out after %s", res.Tool, faults.timeout)}
+	res.Latency = faults.timeout
+}
+
+// idempotencyKey is the key a call's result is kept under, built once per
+// call: the tool's name and the idempotency argument (ok false when the
+// tool takes none or the call gave none).
+func (t *Tool) idempotencyKey(av *argValues) (key string, ok bool) {
+	if t.Idempotency == "" {
+		return "", false
+	}
+	k, ok := av.vals[t.byName[t.Idempotency].index].(types.String)
+	if !ok {
+		return "", false
+	}
+	return t.Name + "\x00" + string(k), true
 }
 
 type callOutput struct {
@@ -613,9 +625,4 @@ func (s *Session) afterCall() {
 	}
 	s.put(rec)
 	c.changedByOther = true
-}
-
-// entropyKey is the die for one purpose of one call of this session.
-func (s *Session) entropyKey(idx uint64, p entropy.Purpose) entropy.Key {
-	return entropy.Key{Seed: s.base.seed, Session: s.key, Call: idx, Purpose: p}
 }

@@ -127,8 +127,8 @@ func paramCelType(pt ParamType) *types.Type {
 func newCelEnv(w *World) (*celEnv, error) {
 	e := &celEnv{structs: map[string]*structDesc{}}
 	for _, rt := range w.Types {
-		rt.celName = "herd." + rt.Name
-		d := e.addStruct(rt.celName)
+		d := e.addStruct("herd." + rt.Name)
+		rt.celType = d.typ
 		for _, f := range rt.Fields {
 			idx := f.Index
 			f.celType = celTypeOf(f.Type)
@@ -147,7 +147,7 @@ func newCelEnv(w *World) (*celEnv, error) {
 	chg := e.addStruct("herd.changes")
 	for _, rt := range w.Types {
 		ti := rt.index
-		lt := types.NewListType(types.NewObjectType(rt.celName))
+		lt := types.NewListType(rt.celType)
 		recs.addField(rt.Name, lt, func(any) bool { return true }, func(o any) (any, error) {
 			return o.(*recordsView).list(ti), nil
 		})
@@ -156,8 +156,8 @@ func newCelEnv(w *World) (*celEnv, error) {
 		})
 	}
 	for _, t := range w.Tools {
-		t.argsCelName = "herd.args." + t.Name
-		d := e.addStruct(t.argsCelName)
+		d := e.addStruct("herd.args." + t.Name)
+		t.argsType = d.typ
 		for _, p := range t.Params {
 			idx := p.index
 			p.celType = paramCelType(p.Type)
@@ -311,9 +311,9 @@ func (sizeBounds) EstimateCallCost(fn, overloadID string, target *cost.AstNode, 
 	if fn == "sum" && len(args) == 1 {
 		size := args[0].ComputedSize()
 		if size == nil {
-			return &cost.CallEstimate{CostEstimate: cost.CostEstimate{Min: 1, Max: math.MaxUint64}}
+			return cost.NewCallEstimate(cost.Estimate{Min: 1, Max: math.MaxUint64}, nil)
 		}
-		return &cost.CallEstimate{CostEstimate: cost.CostEstimate{Min: 1, Max: size.Max + 1}}
+		return cost.NewCallEstimate(cost.Estimate{Min: 1, Max: size.Max + 1}, nil)
 	}
 	return nil
 }
@@ -461,8 +461,9 @@ func (p *program) evalBool(act *activation) (bool, error) {
 // named slots (rather than a map) keeps evaluation allocation-free.
 type activation struct {
 	r, x, args, now, records ref.Val
-	extra                    map[string]ref.Val // goal knows
-	outcome                  *outcomeVars       // outcome rules
+	// more resolves the names only some expressions have: a goal's knows
+	// (knowsVars) or its outcome rules (outcomeVars); nil elsewhere.
+	more moreNames
 	// clock is the virtual time when hasClock; now is boxed from it on
 	// first use, since most rules never read it and boxing allocates.
 	clock    time.Time
@@ -486,13 +487,16 @@ func (a *activation) ResolveName(name string) (any, bool) {
 	case "records":
 		v = a.records
 	default:
-		if a.outcome != nil {
-			v = a.outcome.resolve(name)
-		} else {
-			v = a.extra[name]
+		if a.more != nil {
+			v = a.more.resolve(name)
 		}
 	}
 	return v, v != nil
+}
+
+// moreNames resolves the names an activation has beyond its fixed slots.
+type moreNames interface {
+	resolve(name string) ref.Val
 }
 
 func (a *activation) Parent() interpreter.Activation { return nil }
@@ -510,7 +514,7 @@ func (r *Record) ConvertToNative(t reflect.Type) (any, error) {
 }
 func (r *Record) ConvertToType(t ref.Type) ref.Val {
 	if t == types.TypeType {
-		return types.NewObjectTypeValue(r.typ.celName)
+		return r.typ.celType
 	}
 	return types.NewErr("herd: cannot convert %s to %s", r.typ.Name, t.TypeName())
 }
@@ -521,7 +525,7 @@ func (r *Record) Equal(o ref.Val) ref.Val {
 	}
 	return types.Bool(r.sameAs(other))
 }
-func (r *Record) Type() ref.Type { return types.NewObjectType(r.typ.celName) }
+func (r *Record) Type() ref.Type { return r.typ.celType }
 func (r *Record) Value() any     { return r }
 
 // argValues are a call's validated arguments, positional by param.
@@ -535,7 +539,7 @@ func (a *argValues) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("herd: cannot convert arguments")
 }
 func (a *argValues) Equal(o ref.Val) ref.Val { return types.Bool(o == ref.Val(a)) }
-func (a *argValues) Type() ref.Type          { return types.NewObjectType(a.tool.argsCelName) }
+func (a *argValues) Type() ref.Type          { return a.tool.argsType }
 func (a *argValues) Value() any              { return a }
 
 // recordsView exposes a session's current records to rules ("records.T").
@@ -563,9 +567,8 @@ func (v *recordsView) list(typeIndex int) ref.Val {
 // changeList exposes the records of each type created, updated or deleted
 // in an episode, for outcome rules ("created.refund").
 type changeList struct {
-	world   *World
-	byType  [][]*Record
-	celName string
+	world  *World
+	byType [][]*Record
 }
 
 func (c *changeList) ConvertToNative(reflect.Type) (any, error) { return nil, errNoConversion }

@@ -308,11 +308,28 @@ func (c *compiler) compileField(t *RecordType, fe Entry[fieldSpec]) *Field {
 			c.errorf(fs.Default.Pos, "field %s: default: %v", where, err)
 		} else if str, ok := v.(string); ok && len(str) > maxStoredString {
 			c.errorf(fs.Default.Pos, "field %s: default is %d bytes long (records hold at most %d)", where, len(str), maxStoredString)
+		} else if outOfBounds(v, f.Min, f.Max) {
+			c.errorf(fs.Default.Pos, "field %s: default %v is outside its min and max", where, v)
 		} else {
 			f.Default = v
 		}
 	}
 	return f
+}
+
+// outOfBounds reports whether v, a number, lies outside [lo, hi] (nil: no
+// bound). Only int and float fields have bounds.
+func outOfBounds(v any, lo, hi *float64) bool {
+	var x float64
+	switch n := v.(type) {
+	case int64:
+		x = float64(n)
+	case float64:
+		x = n
+	default:
+		return false
+	}
+	return lo != nil && x < *lo || hi != nil && x > *hi
 }
 
 // maxDaysLimit bounds gen: past (a century is plenty for test data).
@@ -519,8 +536,9 @@ func (c *compiler) compileParam(t *Tool, pe Entry[paramSpec]) *Param {
 	if ps.Default.IsSet {
 		ft := map[ParamType]FieldType{ParamStr: FieldStr, ParamInt: FieldInt, ParamFloat: FieldFloat, ParamBool: FieldBool, ParamEnum: FieldEnum}[pt]
 		v, err := scalarValue(ps.Default, ft, p.Values)
-		if str, ok := v.(string); ok && err == nil && len(str) > maxStoredString {
-			err = fmt.Errorf("%d bytes long (arguments hold at most %d)", len(str), maxStoredString)
+		if err == nil {
+			// A default stands in for an argument: it passes the same checks.
+			_, err = p.convert(v)
 		}
 		if err != nil {
 			c.errorf(ps.Default.Pos, "param %s: default: %v", where, err)
@@ -692,12 +710,12 @@ func (c *compiler) compileAnnotations(t *Tool, a annotationSpec) {
 // --- rules ---------------------------------------------------------------
 
 func (c *compiler) recVar(name string, t *RecordType) variable {
-	return variable{name: name, typ: types.NewObjectType(t.celName)}
+	return variable{name: name, typ: t.celType}
 }
 
 func (c *compiler) toolVars(t *Tool) []variable {
 	vars := []variable{
-		{"args", types.NewObjectType(t.argsCelName)},
+		{"args", t.argsType},
 		{"now", types.TimestampType},
 		{"records", types.NewObjectType("herd.records")},
 	}

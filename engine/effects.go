@@ -172,7 +172,7 @@ type precondition struct {
 	message template
 }
 
-func (pc *precondition) render(act *activation) string { return pc.message.render(act) }
+func (pc *precondition) render(act *activation) string { return pc.message.render(act.placeholder) }
 
 // fieldAssign is one `field: expr` of a set.
 type fieldAssign struct {
@@ -289,8 +289,9 @@ func (ef *effect) apply(s *Session, tx *txn, act *activation) (*Record, *ToolErr
 	return nil, nil
 }
 
-// template is a message with {{r.field}}, {{args.param}}, {{target.field}}
-// and {{knows.key}} placeholders, parsed once at load.
+// template is a message with {{scope.name}} placeholders, parsed once at
+// load: {{r.field}} and {{args.param}} in rule messages, {{target.field}}
+// and {{knows.key}} in a goal's intent.
 type template struct {
 	parts []templatePart
 }
@@ -330,7 +331,9 @@ func parseTemplate(src string) (template, error) {
 	}
 }
 
-func (t template) render(act *activation) string {
+// render fills each placeholder with value(scope, name). The caller knows
+// which scopes its template may hold: the compiler allowed no others.
+func (t template) render(value func(scope, name string) string) string {
 	if len(t.parts) == 1 && t.parts[0].scope == "" {
 		return t.parts[0].text
 	}
@@ -340,31 +343,23 @@ func (t template) render(act *activation) string {
 			b.WriteString(p.text)
 			continue
 		}
-		b.WriteString(lookupForTemplate(act, p.scope, p.name))
+		b.WriteString(value(p.scope, p.name))
 	}
 	return b.String()
 }
 
-func lookupForTemplate(act *activation, scope, name string) string {
+// placeholder is the text of {{r.field}} or {{args.param}} in a rule's
+// message: a precondition's or an invariant's.
+func (a *activation) placeholder(scope, name string) string {
 	switch scope {
 	case "r":
-		if r, ok := act.r.(*Record); ok {
+		if r, ok := a.r.(*Record); ok {
 			return r.String(name)
 		}
 	case "args":
-		if a, ok := act.args.(*argValues); ok {
-			if p := a.tool.byName[name]; p != nil && a.vals[p.index] != nil {
-				return fmt.Sprint(goValue(a.vals[p.index]))
-			}
-		}
-	case "target":
-		if r, ok := act.extra["target"].(*Record); ok {
-			return r.String(name)
-		}
-	case "knows":
-		if m, ok := act.extra["knows"]; ok {
-			if mm, ok := m.Value().(map[string]any); ok {
-				return fmt.Sprint(mm[name])
+		if av, ok := a.args.(*argValues); ok {
+			if p := av.tool.byName[name]; p != nil && av.vals[p.index] != nil {
+				return fmt.Sprint(goValue(av.vals[p.index]))
 			}
 		}
 	}

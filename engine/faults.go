@@ -32,10 +32,9 @@ type ToolFaults struct {
 	cum     []float64 // cumulative probabilities, parallel to Errors
 }
 
-// For returns the faults of tool t under the profile (nil: none).
-func (p *FaultProfile) For(t *Tool) *ToolFaults { return p.forTool(t) }
-
-func (p *FaultProfile) forTool(t *Tool) *ToolFaults {
+// For returns the faults of tool t under the profile (nil: none; a nil
+// profile has none).
+func (p *FaultProfile) For(t *Tool) *ToolFaults {
 	if p == nil || t.index >= len(p.byTool) {
 		return nil
 	}

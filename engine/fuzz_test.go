@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,6 +44,49 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		exercise(t, w)
+	})
+}
+
+// FuzzRestore feeds arbitrary bytes to Session.Restore, which decodes what
+// a control-plane client sends: whatever they hold, Restore must answer
+// with an error that leaves the session as it was, or restore a session
+// that serves calls and snapshots back to what it restores from.
+//
+//	go test -fuzz=FuzzRestore ./engine
+func FuzzRestore(f *testing.F) {
+	w := mustLoad(f, "testdata/shop.yaml")
+	b := mustSeed(f, w, w.DefaultSeed)
+	for _, s := range []*Session{b.NewSession(0, nil), busySession(f, b, 1)} {
+		snap, err := s.Snapshot()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(snap)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := b.NewSession(2, nil)
+		before := s.StateJSON()
+		if err := s.Restore(data); err != nil {
+			if !bytes.Equal(s.StateJSON(), before) {
+				t.Fatalf("a refused restore (%v) changed the session", err)
+			}
+			return
+		}
+		snap, err := s.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		again := b.NewSession(3, nil)
+		if err := again.Restore(snap); err != nil {
+			t.Fatalf("restoring a restored session's snapshot: %v", err)
+		}
+		if got, _ := again.Snapshot(); !bytes.Equal(got, snap) {
+			t.Fatalf("snapshot after a second restore differs: %s", firstDiff(got, snap))
+		}
+		for _, tool := range w.Tools {
+			s.Call(tool.Name, sampleArgs(tool, b))
+		}
+		_, _ = s.CheckInvariants()
 	})
 }
 

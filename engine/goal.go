@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
@@ -77,7 +76,7 @@ func (g *Goal) Begin(s *Session, rnd uint64) (*Attempt, error) {
 	}
 	target := cands[rnd%uint64(len(cands))]
 	a := &Attempt{Goal: g, Target: target, Knows: make(map[string]any, len(g.knows)), session: s}
-	act := &activation{extra: map[string]ref.Val{"target": target, "rnd": types.Int(int64(rnd >> 2))}}
+	act := &activation{more: &knowsVars{target: target, rnd: types.Int(int64(rnd >> 2))}}
 	for i, k := range g.knows {
 		v, err := k.eval(act)
 		if err != nil {
@@ -85,27 +84,31 @@ func (g *Goal) Begin(s *Session, rnd uint64) (*Attempt, error) {
 		}
 		a.Knows[g.KnowsKeys[i]] = goValue(v)
 	}
-	a.Intent = renderIntent(g.intent, target, a.Knows)
+	a.Intent = g.intent.render(func(scope, name string) string {
+		if scope == "target" {
+			return target.String(name)
+		}
+		return fmt.Sprint(a.Knows[name]) // knows: the only other scope an intent may use
+	})
 	if g.concurrent != nil {
 		s.concurrent = pendingConcurrent{spec: g.concurrent, target: target}
 	}
 	return a, nil
 }
 
-// renderIntent fills {{target.x}} and {{knows.x}} in the intent sentence.
-func renderIntent(t template, target *Record, knows map[string]any) string {
-	var b strings.Builder
-	for _, p := range t.parts {
-		switch p.scope {
-		case "":
-			b.WriteString(p.text)
-		case "target":
-			b.WriteString(target.String(p.name))
-		case "knows":
-			b.WriteString(fmt.Sprint(knows[p.name]))
-		}
+// knowsVars are the names a goal's knows expressions see.
+type knowsVars struct {
+	target, rnd ref.Val
+}
+
+func (k *knowsVars) resolve(name string) ref.Val {
+	switch name {
+	case "target":
+		return k.target
+	case "rnd":
+		return k.rnd
 	}
-	return b.String()
+	return nil
 }
 
 // Verdict is how an attempt ended, judged on the end state.
@@ -128,10 +131,7 @@ func (a *Attempt) Judge() (Verdict, error) {
 	if len(viol) > 0 {
 		return Verdict{Class: "invariant:" + viol[0].Invariant, Severity: SeverityHarmful, Violations: viol}, nil
 	}
-	act, err := a.outcomeActivation()
-	if err != nil {
-		return Verdict{}, err
-	}
+	act := a.outcomeActivation()
 	for _, oc := range a.Goal.Outcomes {
 		ok, err := oc.when.evalBool(act)
 		if err != nil {
@@ -145,7 +145,7 @@ func (a *Attempt) Judge() (Verdict, error) {
 	return Verdict{Class: last.Class, Severity: last.Severity}, nil
 }
 
-func (a *Attempt) outcomeActivation() (*activation, error) {
+func (a *Attempt) outcomeActivation() *activation {
 	s := a.session
 	w := s.base.world
 	tgt := a.Target
@@ -183,7 +183,7 @@ func (a *Attempt) outcomeActivation() (*activation, error) {
 	}
 	return &activation{
 		now: types.Timestamp{Time: s.Now()},
-		outcome: &outcomeVars{
+		more: &outcomeVars{
 			world:         w,
 			session:       s,
 			knowsGo:       a.Knows,
@@ -198,7 +198,7 @@ func (a *Attempt) outcomeActivation() (*activation, error) {
 			ignoredRA:     types.Int(s.ignoredRA),
 			failedCalls:   types.Int(failed),
 		},
-	}, nil
+	}
 }
 
 // outcomeVars are the names an outcome rule sees. The knows and errors
@@ -308,7 +308,7 @@ func (s *Session) CheckInvariants() ([]Violation, error) {
 				return nil, fmt.Errorf("invariant %s on %s %s: %v", inv.Name, c.Type.Name, c.ID, err)
 			}
 			if !ok {
-				out = append(out, Violation{Invariant: inv.Name, RecordID: c.ID, Message: inv.message.render(act)})
+				out = append(out, Violation{Invariant: inv.Name, RecordID: c.ID, Message: inv.message.render(act.placeholder)})
 			}
 		}
 	}

@@ -35,6 +35,15 @@ func TestLoaderHardening(t *testing.T) {
 		{name: "amount with only a min", fields: "      n: {type: int, gen: amount, min: 500}"},
 		{name: "uniform with only a negative max", fields: "      n: {type: float, gen: uniform, max: -500}"},
 		{name: "huge bound", fields: "      n: {type: int, gen: uniform, min: 0, max: 1e300}", want: "out of range"},
+		{name: "int default below min", fields: "      n: {type: int, default: 0, min: 1}", want: "field item.n: default 0 is outside its min and max"},
+		{name: "float default above max", fields: "      x: {type: float, default: 2.5, max: 2}", want: "field item.x: default 2.5 is outside its min and max"},
+		{name: "param defaults checked like arguments", tools: `
+  tune_item:
+    kind: custom
+    descriptions: {clear: Tune., ambiguous: Tune.}
+    params:
+      n: {type: int, default: 50, max: 10}
+      s: {type: str, default: "ab", min: 3}`, want: "param tune_item.n: default: 50 is above the maximum 10\nhard.yaml:22:31: param tune_item.s: default: shorter than 3 characters"},
 		{name: "fractional int bound", fields: "      n: {type: int, gen: uniform, min: 0.5, max: 3}", want: "bounds of an int field must be whole numbers"},
 		{name: "huge max_days", fields: "      at: {type: datetime, gen: past, max_days: 99999999999}", want: "max_days must be a whole number from 1 to 36500"},
 		{name: "search on an unknown record", tools: `
@@ -109,7 +118,11 @@ func TestGeneratorsStayInBounds(t *testing.T) {
 	w, err := Parse("hard.yaml", world(`      a: {type: int, gen: amount, min: 500}
       b: {type: float, gen: uniform, max: -500}
       c: {type: int, gen: amount, min: 1000, max: 5000}
-      d: {type: int, gen: uniform, min: -3, max: 3}`, ""))
+      d: {type: int, gen: uniform, min: -3, max: 3}
+      e: {type: float, gen: amount, min: 0.505, max: 0.6}
+      f: {type: float, gen: amount, min: -0.6, max: -0.505}
+      g: {type: int, min: 3}
+      h: {type: float, max: -2.5}`, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,6 +131,13 @@ func TestGeneratorsStayInBounds(t *testing.T) {
 		a, bb, c, d := r.Get("a").(int64), r.Get("b").(float64), r.Get("c").(int64), r.Get("d").(int64)
 		if a < 500 || a > 600 || bb < -600 || bb > -500 || c < 1000 || c > 5000 || c%100 != 0 || d < -3 || d > 3 {
 			t.Fatalf("out of bounds: a=%d b=%v c=%d d=%d", a, bb, c, d)
+		}
+		// Cents rounding must not leave a fractional bound; a field with
+		// neither generator nor default is seeded with its nearest bound
+		// when 0 is out of range.
+		e, f, g, h := r.Get("e").(float64), r.Get("f").(float64), r.Get("g"), r.Get("h")
+		if e < 0.505 || e > 0.6 || f < -0.6 || f > -0.505 || g != int64(3) || h != -2.5 {
+			t.Fatalf("out of bounds: e=%v f=%v g=%v h=%v", e, f, g, h)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"cel.dev/cel-go/common/types"
@@ -150,6 +151,8 @@ func (s *Session) Restore(data []byte) error {
 		return fmt.Errorf("snapshot: taken from world %s (%.12s), not %s (%.12s)", snap.World, snap.WorldHash, w.Name, w.Hash)
 	case snap.Seed != s.base.seed:
 		return fmt.Errorf("snapshot: taken at seed %d, this session's base has seed %d", snap.Seed, s.base.seed)
+	case snap.ElapsedNS < 0:
+		return fmt.Errorf("snapshot: elapsed_ns is %d; a session's clock never runs backwards", snap.ElapsedNS)
 	}
 	// The restored session takes the snapshot's key along with its call
 	// count, so that its later dice are the ones the original session would
@@ -201,9 +204,54 @@ func (s *Session) Restore(data []byte) error {
 		}
 		return idLess(a.id, b.id)
 	})
+	if err := fresh.restoreNextID(len(snap.NextID) > 0); err != nil {
+		return err
+	}
 	*s = *fresh
 	s.recView.s = s
 	return nil
+}
+
+// restoreNextID makes sure a create after the restore cannot number a
+// record the snapshot already holds (and so overwrite it): next_id, when the
+// snapshot gives it, must lie beyond every numbered id of its type; when it
+// does not, it is derived from the ids the snapshot's records take.
+func (s *Session) restoreNextID(given bool) error {
+	b := s.base
+	taken := make([]int, len(b.recs)) // per type: the highest id number in use
+	for i, recs := range b.recs {
+		taken[i] = len(recs) // seeding numbered them 1…count
+	}
+	for _, k := range s.created {
+		if n, ok := idNumber(b.world.Types[k.t], k.id); ok && n > taken[k.t] {
+			taken[k.t] = n
+		}
+	}
+	for i, t := range b.world.Types {
+		switch {
+		case given && s.nextID[i] <= taken[i]:
+			return fmt.Errorf("snapshot: next_id[%d] is %d, but %s ids up to %s are taken", i, s.nextID[i], t.Name, formatID(t.idField.Prefix, taken[i]))
+		case !given && taken[i] > len(b.recs[i]):
+			if s.nextID == nil {
+				s.nextID = b.firstIDs()
+			}
+			s.nextID[i] = taken[i] + 1
+		}
+	}
+	return nil
+}
+
+// idNumber is the number formatID gave id, if it is one of its ids.
+func idNumber(t *RecordType, id string) (int, bool) {
+	digits, ok := strings.CutPrefix(id, t.idField.Prefix)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 1 || formatID(t.idField.Prefix, n) != id {
+		return 0, false
+	}
+	return n, true
 }
 
 // decodeRecord parses one record of type t from its JSON.
@@ -241,8 +289,8 @@ func decodeRecord(t *RecordType, raw json.RawMessage) (*Record, error) {
 	return r, nil
 }
 
-// FieldValue converts a JSON value to a field's value (for snapshots and
-// control-plane writes).
+// fieldFromJSON converts a JSON value to a field's value (for snapshots
+// and records read back from a served world).
 func fieldFromJSON(f *Field, v any) (ref.Val, error) {
 	switch f.Type {
 	case FieldStr, FieldEnum, FieldRef, FieldID:

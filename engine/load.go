@@ -27,13 +27,7 @@ type Problem struct {
 	Msg string
 }
 
-func (e *LoadError) Error() string {
-	lines := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		lines[i] = e.format(p)
-	}
-	return strings.Join(lines, "\n")
-}
+func (e *LoadError) Error() string { return strings.Join(e.Lines(), "\n") }
 
 func (e *LoadError) format(p Problem) string {
 	if p.Pos.Line == 0 {

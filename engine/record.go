@@ -131,34 +131,30 @@ func (r *Record) clone() *Record {
 	return c
 }
 
+// recordWith is a Record and room for its values, allocated together.
+type recordWith[B any] struct {
+	Record
+	buf B
+}
+
 // newRecord allocates a record of t with no values. A record and its
 // values are one allocation for types of up to 16 fields (most are): every
 // write copies a record, so this halves the allocations of a call.
 func newRecord(t *RecordType, id string) *Record {
-	n := len(t.Fields)
 	var r *Record
-	switch {
+	switch n := len(t.Fields); {
 	case n <= 4:
-		x := new(struct {
-			Record
-			buf [4]ref.Val
-		})
+		x := new(recordWith[[4]ref.Val])
+		x.vals = x.buf[:n:n]
 		r = &x.Record
-		r.vals = x.buf[:n:n]
 	case n <= 8:
-		x := new(struct {
-			Record
-			buf [8]ref.Val
-		})
+		x := new(recordWith[[8]ref.Val])
+		x.vals = x.buf[:n:n]
 		r = &x.Record
-		r.vals = x.buf[:n:n]
 	case n <= 16:
-		x := new(struct {
-			Record
-			buf [16]ref.Val
-		})
+		x := new(recordWith[[16]ref.Val])
+		x.vals = x.buf[:n:n]
 		r = &x.Record
-		r.vals = x.buf[:n:n]
 	default:
 		r = &Record{vals: make([]ref.Val, n)}
 	}

@@ -119,15 +119,29 @@ func (f *Field) seedValue(w *World, b *Base, rng *rand.Rand, rec *Record, earlie
 	case FieldStr:
 		return types.String("")
 	case FieldInt:
-		return types.Int(0)
+		return types.Int(int64(f.zero()))
 	case FieldFloat:
-		return types.Double(0)
+		return types.Double(f.zero())
 	case FieldBool:
 		return types.False
 	case FieldDatetime:
 		return types.Timestamp{Time: w.Epoch}
 	}
 	return nil
+}
+
+// zero is what a number field with neither generator nor default is
+// seeded with: 0, or the bound nearest to it when its bounds exclude 0 (a
+// seeded value outside them would make every later write to the record
+// fail its checks).
+func (f *Field) zero() float64 {
+	switch {
+	case f.Min != nil && *f.Min > 0:
+		return *f.Min
+	case f.Max != nil && *f.Max < 0:
+		return *f.Max
+	}
+	return 0
 }
 
 func (f *Field) weights() []float64 {
@@ -293,7 +307,9 @@ func bounds(f *Field) (lo, hi float64) {
 func genAmount(rng *rand.Rand, f *Field, w *World, rec *Record, e []*Record) ref.Val {
 	lo, hi := bounds(f)
 	if f.Type == FieldFloat {
-		return types.Double(float64(int((lo+rng.Float64()*(hi-lo))*100)) / 100)
+		// Whole cents, kept inside bounds that are not whole cents.
+		cents := float64(int((lo+rng.Float64()*(hi-lo))*100)) / 100
+		return types.Double(min(hi, max(lo, cents)))
 	}
 	v := int64(lo) + rng.Int64N(int64(hi-lo)+1)
 	if hi >= 1000 {

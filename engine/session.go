@@ -355,14 +355,21 @@ func (s *Session) addCreated(k recKey) { s.created = append(s.created, k) }
 func (s *Session) newID(t *RecordType) string {
 	s.own(sharedNextID)
 	if s.nextID == nil {
-		s.nextID = make([]int, len(s.base.world.Types))
-		for i := range s.base.world.Types {
-			s.nextID[i] = len(s.base.recs[i]) + 1
-		}
+		s.nextID = s.base.firstIDs()
 	}
 	n := s.nextID[t.index]
 	s.nextID[t.index]++
 	return formatID(t.idField.Prefix, n)
+}
+
+// firstIDs are the id counters of a session that has created nothing: per
+// type, the number after the seeded records'.
+func (b *Base) firstIDs() []int {
+	next := make([]int, len(b.recs))
+	for i, recs := range b.recs {
+		next[i] = len(recs) + 1
+	}
+	return next
 }
 
 // Change is one record a session created, updated or deleted.

@@ -2,13 +2,14 @@ package engine
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
 
 // busySession makes creates, updates, deletes and refunds under the dice
 // profile, so a snapshot has every kind of change in it.
-func busySession(t *testing.T, b *Base, key uint64) *Session {
+func busySession(t testing.TB, b *Base, key uint64) *Session {
 	t.Helper()
 	w := b.World()
 	s := b.NewSession(key, w.Profile("dice"))
@@ -140,5 +141,49 @@ func TestRestoreRefusesForeignSnapshots(t *testing.T) {
 		if !bytes.Equal(y.StateJSON(), b.NewSession(0, nil).StateJSON()) {
 			t.Errorf("%s: a refused restore changed the session", c.name)
 		}
+	}
+}
+
+// A restored session never numbers a new record with an id the snapshot
+// already holds (a create would silently overwrite it): a next_id that
+// would is refused, and a missing one is derived from the records.
+func TestRestoreKeepsNewIDsFree(t *testing.T) {
+	w, b := shopBase(t)
+	snap, err := busySession(t, b, 1).Snapshot() // created pay_0001 and pay_0002
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(change func(m map[string]any)) []byte {
+		var m map[string]any
+		if err := json.Unmarshal(snap, &m); err != nil {
+			t.Fatal(err)
+		}
+		change(m)
+		out, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	pay := w.Type("payment")
+	low := edit(func(m map[string]any) { m["next_id"].([]any)[pay.index] = 2 })
+	if err := b.NewSession(5, nil).Restore(low); err == nil || !strings.Contains(err.Error(), "next_id[2] is 2, but payment ids up to pay_0002 are taken") {
+		t.Errorf("next_id below a restored id: %v", err)
+	}
+	back := edit(func(m map[string]any) { m["elapsed_ns"] = -1 })
+	if err := b.NewSession(5, nil).Restore(back); err == nil || !strings.Contains(err.Error(), "elapsed_ns is -1") {
+		t.Errorf("negative clock: %v", err)
+	}
+
+	s := b.NewSession(5, nil)
+	if err := s.Restore(edit(func(m map[string]any) { delete(m, "next_id") })); err != nil {
+		t.Fatal(err)
+	}
+	res := mustOK(t, s.Call("create_payment", map[string]any{"order": "o_0003", "amount": 5}))
+	if res.Record.ID() != "pay_0003" {
+		t.Errorf("first payment after restoring without next_id is %s, want pay_0003", res.Record.ID())
+	}
+	if n := len(s.List(pay)); n != 3 {
+		t.Errorf("%d payments, want the 2 restored and the new one", n)
 	}
 }

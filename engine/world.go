@@ -7,7 +7,7 @@ package engine
 import (
 	"time"
 
-	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/types"
 )
 
 // FieldType is the type of a record field.
@@ -49,7 +49,7 @@ type Field struct {
 	from        *Field // gen: email derives from this field
 	maxDays     int
 	pos         Pos
-	celType     *cel.Type
+	celType     *types.Type
 }
 
 // TrueProbability is the probability that seeding sets a bool field true
@@ -65,7 +65,7 @@ type RecordType struct {
 	index   int // position in World.Types
 	byName  map[string]*Field
 	idField *Field
-	celName string
+	celType *types.Type // the CEL object type of its records
 	pos     Pos
 }
 
@@ -117,7 +117,7 @@ type Param struct {
 	Field       *Field // the record field this param reads or writes, if any
 
 	index   int
-	celType *cel.Type
+	celType *types.Type
 }
 
 // Tool is something an agent can call.
@@ -140,7 +140,7 @@ type Tool struct {
 	limit        int
 	limitParam   *Param
 	index        int
-	argsCelName  string
+	argsType     *types.Type // the CEL object type of its arguments
 	errorCodes   []string
 	pos          Pos
 }

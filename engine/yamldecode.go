@@ -56,25 +56,25 @@ func decodeValue(n *yaml.Node, v reflect.Value) error {
 	switch v.Type() {
 	case exprType:
 		if n.Kind != yaml.ScalarNode {
-			return errAt(n, "expected a CEL expression (a string), got %s", kindName(n))
+			return errAt(n, "expected a CEL expression (a string), got %s", yamlpos.Describe(n))
 		}
 		v.Set(reflect.ValueOf(Expr{Src: n.Value, Pos: posOf(n), Quoted: n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0}))
 		return nil
 	case scalarType:
 		if n.Kind != yaml.ScalarNode {
-			return errAt(n, "expected a single value, got %s", kindName(n))
+			return errAt(n, "expected a single value, got %s", yamlpos.Describe(n))
 		}
 		v.Set(reflect.ValueOf(Scalar{Raw: n.Value, Tag: n.ShortTag(), Pos: posOf(n), IsSet: n.ShortTag() != "!!null"}))
 		return nil
 	case textType:
 		if n.Kind != yaml.ScalarNode {
-			return errAt(n, "expected text, got %s", kindName(n))
+			return errAt(n, "expected text, got %s", yamlpos.Describe(n))
 		}
 		v.Set(reflect.ValueOf(Text{Src: n.Value, Pos: posOf(n)}))
 		return nil
 	case durationType:
 		if n.Kind != yaml.ScalarNode {
-			return errAt(n, "expected a duration such as 40ms or 2s, got %s", kindName(n))
+			return errAt(n, "expected a duration such as 40ms or 2s, got %s", yamlpos.Describe(n))
 		}
 		v.Set(reflect.ValueOf(Duration{Src: n.Value, Pos: posOf(n)}))
 		return nil
@@ -100,7 +100,7 @@ func decodeValue(n *yaml.Node, v reflect.Value) error {
 			return nil
 		}
 		if n.Kind != yaml.SequenceNode {
-			return errAt(n, "expected a list, got %s", kindName(n))
+			return errAt(n, "expected a list, got %s", yamlpos.Describe(n))
 		}
 		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 		for i, c := range n.Content {
@@ -112,24 +112,24 @@ func decodeValue(n *yaml.Node, v reflect.Value) error {
 		return nil
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode {
-			return errAt(n, "expected text, got %s", kindName(n))
+			return errAt(n, "expected text, got %s", yamlpos.Describe(n))
 		}
 		v.SetString(n.Value)
 		return nil
 	case reflect.Bool:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
-			return errAt(n, "expected true or false, got %s", describe(n))
+			return errAt(n, "expected true or false, got %s", yamlpos.Describe(n))
 		}
 		b, _ := strconv.ParseBool(strings.ToLower(n.Value))
 		v.SetBool(b)
 		return nil
 	case reflect.Int:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
-			return errAt(n, "expected a whole number, got %s", describe(n))
+			return errAt(n, "expected a whole number, got %s", yamlpos.Describe(n))
 		}
 		i, err := strconv.ParseInt(n.Value, 0, 64)
 		if err != nil {
-			return errAt(n, "expected a whole number, got %s", describe(n))
+			return errAt(n, "expected a whole number, got %s", yamlpos.Describe(n))
 		}
 		v.SetInt(i)
 		return nil
@@ -157,7 +157,7 @@ func decodeOrdered(n *yaml.Node, v reflect.Value) error {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		return errAt(n, "expected a mapping of names to values, got %s", kindName(n))
+		return errAt(n, "expected a mapping of names to values, got %s", yamlpos.Describe(n))
 	}
 	elem := v.Type().Elem() // Entry[T]
 	s := reflect.MakeSlice(v.Type(), 0, len(n.Content)/2)
@@ -165,7 +165,7 @@ func decodeOrdered(n *yaml.Node, v reflect.Value) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			return errAt(k, "expected a name as key, got %s", kindName(k))
+			return errAt(k, "expected a name as key, got %s", yamlpos.Describe(k))
 		}
 		if prev, dup := seen[k.Value]; dup {
 			return errAt(k, "duplicate name %q (first at line %d)", k.Value, prev.Line)
@@ -188,7 +188,7 @@ func decodeStruct(n *yaml.Node, v reflect.Value) error {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		return errAt(n, "expected a mapping, got %s", describe(n))
+		return errAt(n, "expected a mapping, got %s", yamlpos.Describe(n))
 	}
 	t := v.Type()
 	fields := map[string]int{}
@@ -223,8 +223,3 @@ func decodeStruct(n *yaml.Node, v reflect.Value) error {
 	}
 	return nil
 }
-
-// kindName and describe name a node for "expected X, got Y" messages.
-func kindName(n *yaml.Node) string { return yamlpos.Describe(n) }
-
-func describe(n *yaml.Node) string { return yamlpos.Describe(n) }
