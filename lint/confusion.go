@@ -95,7 +95,7 @@ func isEngineDestructive(t *engine.Tool) bool {
 func readerPersona(pack []*personas.Persona) *personas.Persona {
 	var best *personas.Persona
 	for _, p := range pack {
-		if p == nil || p.Traits.Attention < readsDescriptions {
+		if p == nil || !p.Traits.ReadsDescriptions() {
 			continue
 		}
 		if best == nil || p.Traits.Attention < best.Traits.Attention ||
@@ -105,11 +105,6 @@ func readerPersona(pack []*personas.Persona) *personas.Persona {
 	}
 	return best
 }
-
-// readsDescriptions is the attention from which the reader model shows an
-// agent the first sentence of a description, not just the name (see
-// personas.Traits.Attention).
-const readsDescriptions = 1.0 / 3
 
 var placeholderRE = regexp.MustCompile(`\{\{[^}]*\}\}`)
 
@@ -132,7 +127,7 @@ func missingWords(intent, tool, desc string) []string {
 	seen := map[string]bool{}
 	for _, w := range words(placeholderRE.ReplaceAllString(intent, " ")) {
 		s := stem(w)
-		if stopwords[w] || genericWords[w] || have[s] || seen[s] || len(w) < 3 {
+		if isStopword(w) || genericWords[w] || have[s] || seen[s] || len(w) < 3 {
 			continue
 		}
 		seen[s] = true

@@ -36,27 +36,6 @@ const maxDescriptionsFile = 1 << 20
 
 var variantNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
-// DescriptionsError lists every problem of a descriptions file, each as
-// file:line:col: message.
-type DescriptionsError struct {
-	File     string
-	Problems []DescriptionsProblem
-}
-
-// DescriptionsProblem is one problem at one place.
-type DescriptionsProblem struct {
-	Line, Col int
-	Msg       string
-}
-
-func (e *DescriptionsError) Error() string {
-	lines := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		lines[i] = fmt.Sprintf("%s:%d:%d: %s", e.File, p.Line, p.Col, p.Msg)
-	}
-	return strings.Join(lines, "\n")
-}
-
 // LoadDescriptions reads a descriptions file for world w and returns the
 // texts per variant: variant → tool → text. Every variant of the world is
 // present (with no entries when the file gives none for it), plus any new
@@ -70,12 +49,13 @@ func LoadDescriptions(path string, w *engine.World) (map[string]map[string]strin
 }
 
 // ParseDescriptions is LoadDescriptions on bytes; name is what errors are
-// reported against.
+// reported against. Every problem is reported, each as file:line:col:
+// message (an *engine.LoadError, like a world file's or a persona pack's).
 func ParseDescriptions(name string, data []byte, w *engine.World) (map[string]map[string]string, error) {
-	p := &descParser{file: name, world: w}
+	p := &descParser{world: w}
 	out := p.parse(data)
 	if len(p.problems) > 0 {
-		return nil, &DescriptionsError{File: name, Problems: p.problems}
+		return nil, &engine.LoadError{File: name, Problems: p.problems}
 	}
 	return out, nil
 }
@@ -95,13 +75,16 @@ func VariantNames(w *engine.World, descs map[string]map[string]string) []string 
 }
 
 type descParser struct {
-	file     string
 	world    *engine.World
-	problems []DescriptionsProblem
+	problems []engine.Problem
 }
 
 func (p *descParser) errAt(n *yaml.Node, format string, args ...any) {
-	p.problems = append(p.problems, DescriptionsProblem{Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)})
+	p.problemAt(n.Line, n.Column, fmt.Sprintf(format, args...))
+}
+
+func (p *descParser) problemAt(line, col int, msg string) {
+	p.problems = append(p.problems, engine.Problem{Pos: engine.Pos{Line: line, Col: col}, Msg: msg})
 }
 
 // perVariant is one tool written as a mapping of variant → text.
@@ -113,21 +96,21 @@ type perVariant struct {
 
 func (p *descParser) parse(data []byte) map[string]map[string]string {
 	if len(data) > maxDescriptionsFile {
-		p.problems = append(p.problems, DescriptionsProblem{1, 1, fmt.Sprintf("file is %d bytes; a descriptions file may be at most %d", len(data), maxDescriptionsFile)})
+		p.problemAt(1, 1, fmt.Sprintf("file is %d bytes; a descriptions file may be at most %d", len(data), maxDescriptionsFile))
 		return nil
 	}
 	if line, col, ok := firstInvalidUTF8(data); ok {
-		p.problems = append(p.problems, DescriptionsProblem{line, col, "invalid UTF-8"})
+		p.problemAt(line, col, "invalid UTF-8")
 		return nil
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		line, col, msg := yamlpos.SyntaxError(err, data)
-		p.problems = append(p.problems, DescriptionsProblem{line, col, "YAML: " + msg})
+		p.problemAt(line, col, "YAML: "+msg)
 		return nil
 	}
 	if root.Kind == 0 || len(root.Content) == 0 {
-		p.problems = append(p.problems, DescriptionsProblem{1, 1, "empty descriptions file: want tool: text lines"})
+		p.problemAt(1, 1, "empty descriptions file: want tool: text lines")
 		return nil
 	}
 	doc := root.Content[0]

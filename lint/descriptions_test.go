@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"testing"
@@ -91,6 +92,10 @@ func TestParseDescriptionsEdgeCases(t *testing.T) {
 			got, err := ParseDescriptions("d.yaml", []byte(c.src), w)
 			if err == nil {
 				t.Fatalf("no error; got %v", got)
+			}
+			var le *engine.LoadError
+			if !errors.As(err, &le) || le.File != "d.yaml" {
+				t.Errorf("error is %T (%v), want an *engine.LoadError for d.yaml", err, err)
 			}
 			if err.Error() != c.want {
 				t.Errorf("error:\n got %s\nwant %s", err, c.want)

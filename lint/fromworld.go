@@ -16,14 +16,10 @@ func FromWorld(w *engine.World, variant string, overrides map[string]string) []T
 }
 
 func fromEngineTool(t *engine.Tool, variant string, overrides map[string]string) Tool {
-	desc := t.Description(variant)
-	if o, ok := overrides[t.Name]; ok {
-		desc = o
-	}
 	a := Annotations(t.Annotations)
 	lt := Tool{
 		Name:           t.Name,
-		Description:    desc,
+		Description:    textOf(t, variant, overrides),
 		Kind:           string(t.Kind),
 		Annotations:    &a,
 		IdempotencyKey: t.Idempotency,
@@ -54,10 +50,15 @@ func fromEngineTool(t *engine.Tool, variant string, overrides map[string]string)
 func effectiveDescriptions(w *engine.World, variant string, overrides map[string]string) map[string]string {
 	out := make(map[string]string, len(w.Tools))
 	for _, t := range w.Tools {
-		out[t.Name] = t.Description(variant)
-		if o, ok := overrides[t.Name]; ok {
-			out[t.Name] = o
-		}
+		out[t.Name] = textOf(t, variant, overrides)
 	}
 	return out
+}
+
+// textOf is a tool's text under variant, or the user's override of it.
+func textOf(t *engine.Tool, variant string, overrides map[string]string) string {
+	if o, ok := overrides[t.Name]; ok {
+		return o
+	}
+	return t.Description(variant)
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -382,9 +383,25 @@ func TestMeasureConfusions(t *testing.T) {
 		}
 	}
 	// A new variant (not in the world) reads the default variant with the
-	// overrides in place.
+	// overrides in place: every tool given its ambiguous text confuses
+	// exactly as the ambiguous variant does.
 	if _, err := MeasureConfusions(w, "better", map[string]string{"delete_contact": "Permanently delete a contact."}, novice); err != nil {
 		t.Errorf("new variant: %v", err)
+	}
+	asAmbiguous := map[string]string{}
+	for _, tool := range w.Tools {
+		asAmbiguous[tool.Name] = tool.Description("ambiguous")
+	}
+	want, err := MeasureConfusions(w, "ambiguous", nil, novice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := MeasureConfusions(w, "better", asAmbiguous, novice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("a new variant with the ambiguous texts:\n got %+v\nwant %+v", got, want)
 	}
 }
 
@@ -393,11 +410,11 @@ func TestReaderPersonaReadsDescriptions(t *testing.T) {
 	if p == nil {
 		t.Fatal("no built-in persona reads descriptions")
 	}
-	if p.Traits.Attention < readsDescriptions {
+	if !p.Traits.ReadsDescriptions() {
 		t.Errorf("%s reads only names (attention %v)", p.Name, p.Traits.Attention)
 	}
 	for _, q := range personas.Builtin().Personas {
-		if q.Traits.Attention >= readsDescriptions && q.Traits.Attention < p.Traits.Attention {
+		if q.Traits.ReadsDescriptions() && q.Traits.Attention < p.Traits.Attention {
 			t.Errorf("%s (attention %v) reads descriptions and is less attentive than %s", q.Name, q.Traits.Attention, p.Name)
 		}
 	}

@@ -101,7 +101,7 @@ func verbAndObject(sentence string) (verb string, object bool) {
 	}
 	verb = ws[i]
 	for _, w := range ws[i+1:] {
-		if !stopwords[w] && !genericWords[w] {
+		if !isStopword(w) && !genericWords[w] {
 			return verb, true
 		}
 	}
@@ -178,23 +178,11 @@ func purposeExample(ts *toolSet, t *Tool) (example string, ok bool) {
 // nameObject is what a tool's name says it acts on: the name without its
 // verb, in words (create_refund → refund).
 func nameObject(t *Tool) string {
-	var rest []string
-	skipped := false
-	for _, p := range nameParts(t.Name) {
-		if !skipped && knownVerb(p) {
-			skipped = true
-			continue
-		}
-		rest = append(rest, p)
-	}
+	rest := objectParts(t.Name)
 	// reply_to_message acts on a message.
 	for len(rest) > 0 && (rest[0] == "to" || rest[0] == "for" || rest[0] == "on" || rest[0] == "from" || rest[0] == "of" || rest[0] == "by" || rest[0] == "with") {
 		rest = rest[1:]
 	}
-	if len(rest) == 0 {
-		return ""
-	}
-	rest[len(rest)-1] = singular(rest[len(rest)-1])
 	return strings.Join(rest, " ")
 }
 

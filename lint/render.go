@@ -52,9 +52,9 @@ func WriteTable(w io.Writer, d *Document, plain bool) error {
 		tw.printf("note: %s\n", n)
 	}
 	tw.printf("\nScores (0–100)\n")
-	tw.table(scoreHeader(d), scoreRows(d), numericColumns(len(d.Reports)))
+	tw.table(variantHeader("DIMENSION", d), scoreRows(d), numericColumns(len(d.Reports)))
 	tw.printf("\nTools (overall score)\n")
-	tw.table(toolHeader(d), toolRows(d), numericColumns(len(d.Reports)))
+	tw.table(variantHeader("TOOL", d), toolRows(d), numericColumns(len(d.Reports)))
 	fs := sortedFindings(d)
 	c := d.Counts()
 	tw.printf("\nFindings: %s\n", c)
@@ -77,9 +77,9 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		mw.printf("> note: %s\n\n", mdEscape(n))
 	}
 	mw.printf("### Scores (0–100)\n\n")
-	mw.table(scoreHeader(d), scoreRows(d), numericColumns(len(d.Reports)))
+	mw.table(variantHeader("DIMENSION", d), scoreRows(d), numericColumns(len(d.Reports)))
 	mw.printf("\n### Tools (overall score)\n\n")
-	mw.table(toolHeader(d), toolRows(d), numericColumns(len(d.Reports)))
+	mw.table(variantHeader("TOOL", d), toolRows(d), numericColumns(len(d.Reports)))
 	fs := sortedFindings(d)
 	if len(fs) > 0 {
 		mw.printf("\n### Findings\n\n")
@@ -126,8 +126,10 @@ func variantList(d *Document) string {
 	return word + " " + strings.Join(names, ", ")
 }
 
-func scoreHeader(d *Document) []string {
-	h := []string{"DIMENSION"}
+// variantHeader is a table's header: the first column's title, then a
+// column per variant.
+func variantHeader(first string, d *Document) []string {
+	h := []string{first}
 	for _, r := range d.Reports {
 		h = append(h, r.Variant)
 	}
@@ -150,14 +152,6 @@ func scoreRows(d *Document) [][]string {
 		counts = append(counts, fmt.Sprintf("%d / %d / %d", r.Counts.Errors, r.Counts.Warnings, r.Counts.Infos))
 	}
 	return append(rows, overall, counts)
-}
-
-func toolHeader(d *Document) []string {
-	h := []string{"TOOL"}
-	for _, r := range d.Reports {
-		h = append(h, r.Variant)
-	}
-	return h
 }
 
 func toolRows(d *Document) [][]string {

@@ -4,7 +4,21 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/herd-sh/herd/personas"
 )
+
+// The rubric reads words as the swarm's agents do: it stems them, skips
+// stop words and finds the first sentence with the reader model's own
+// rules, so that "the first sentence only restates the name" and "the
+// words agents arrive with" are about what a persona actually sees.
+
+// stem is the reader model's stem: "hides", "hidden" and "hide" are one.
+func stem(w string) string { return personas.Stem(w) }
+
+// firstSentence is what an agent that reads only the start of a
+// description sees.
+func firstSentence(text string) string { return personas.FirstSentence(text) }
 
 // words splits text into lowercase word tokens. Underscores stay inside a
 // token, so a tool name mentioned in a description ("use archive_contact")
@@ -72,50 +86,10 @@ func nameParts(name string) []string {
 	return parts
 }
 
-// stem is a deliberately small suffix stripper: enough that "deletes",
-// "deleted", "deleting" and "delete" meet, and "contacts" meets "contact".
-// The rubric compares words with each other, never shows stems, so a crude
-// stem that is consistent is all it needs.
-func stem(w string) string {
-	if len(w) <= 3 || strings.ContainsAny(w, "_0123456789") {
-		return w
-	}
-	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "zes"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is"):
-	case strings.HasSuffix(w, "s"):
-		w = w[:len(w)-1]
-	}
-	switch {
-	case strings.HasSuffix(w, "ing") && len(w) > 5:
-		w = w[:len(w)-3]
-	case strings.HasSuffix(w, "ied") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "ed") && len(w) > 4:
-		w = w[:len(w)-2]
-	}
-	if strings.HasSuffix(w, "e") && len(w) > 3 {
-		w = w[:len(w)-1]
-	}
-	if strings.HasSuffix(w, "y") && len(w) > 3 {
-		w = w[:len(w)-1] + "i"
-	}
-	return w
-}
-
-// stopwords carry no meaning of their own in a tool description.
-var stopwords = setOf(
-	"a", "an", "the", "of", "to", "for", "in", "on", "by", "with", "from", "and", "or",
-	"is", "are", "be", "been", "it", "its", "this", "that", "these", "those", "as", "at",
-	"into", "your", "you", "if", "so", "but", "not", "no", "can", "will", "do", "does",
-	"which", "what", "who", "their", "them", "they", "then", "than", "also", "via",
-	"e", "g", "eg", "i", "ie", "etc", "s",
-)
+// isStopword reports whether a word carries no meaning of its own in a
+// tool description: one the reader model skips, or a negation (which the
+// model keeps as a cue, but which names nothing a tool does).
+func isStopword(w string) bool { return personas.IsStopWord(w) || w == "not" || w == "no" }
 
 // genericWords add nothing to a tool's name: "Get the given order record"
 // says no more than get_order.
@@ -130,50 +104,12 @@ var genericWords = setOf(
 func contentStems(text string) []string {
 	var out []string
 	for _, w := range words(text) {
-		if stopwords[w] || genericWords[w] {
+		if isStopword(w) || genericWords[w] {
 			continue
 		}
 		out = append(out, stem(w))
 	}
 	return out
-}
-
-// abbreviations end with a period without ending a sentence.
-var abbreviations = []string{"e.g.", "i.e.", "etc.", "vs.", "approx.", "incl.", "no."}
-
-// firstSentence is the description up to its first sentence end: what an
-// agent that reads only the start sees.
-func firstSentence(text string) string {
-	t := strings.TrimSpace(text)
-	lower := strings.ToLower(t)
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if c != '.' && c != '!' && c != '?' && c != '\n' {
-			continue
-		}
-		if c == '.' && endsWithAbbreviation(lower[:i+1]) {
-			continue
-		}
-		// A period inside a token (c_0042.json, v1.2) does not end a sentence.
-		if i+1 < len(t) && t[i+1] != ' ' && t[i+1] != '\n' && t[i+1] != '\t' && c != '\n' {
-			continue
-		}
-		return strings.TrimSpace(t[:i+1])
-	}
-	return t
-}
-
-func endsWithAbbreviation(s string) bool {
-	for _, a := range abbreviations {
-		if strings.HasSuffix(s, a) && (len(s) == len(a) || !isWordByte(s[len(s)-len(a)-1])) {
-			return true
-		}
-	}
-	return false
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // cue is a phrase the rubric looks for, matched on word boundaries and

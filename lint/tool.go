@@ -96,20 +96,25 @@ func (t *Tool) record() string {
 	if t.Record != "" {
 		return t.Record
 	}
+	return strings.Join(objectParts(t.Name), "_")
+}
+
+// objectParts are the parts of a tool's name after its verb, the last one
+// singular: what the name says the tool acts on (send_invoices → invoice).
+func objectParts(name string) []string {
 	var rest []string
 	skipped := false
-	for _, p := range nameParts(t.Name) {
+	for _, p := range nameParts(name) {
 		if !skipped && knownVerb(p) {
 			skipped = true
 			continue
 		}
 		rest = append(rest, p)
 	}
-	if len(rest) == 0 {
-		return ""
+	if len(rest) > 0 {
+		rest[len(rest)-1] = singular(rest[len(rest)-1])
 	}
-	rest[len(rest)-1] = singular(rest[len(rest)-1])
-	return strings.Join(rest, "_")
+	return rest
 }
 
 // family is the group of verbs the tool's action belongs to; two tools on

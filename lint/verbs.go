@@ -19,7 +19,7 @@ var familyVerbs = map[string][]string{
 }
 
 // otherVerbs are action words that start descriptions or names but form
-// no family of their own.
+// no family of their own (so none of them is in familyVerbs).
 var otherVerbs = []string{
 	"return", "send", "submit", "refund", "charge", "capture", "reverse", "pay", "transfer",
 	"copy", "upload", "download", "export", "import", "sync", "run", "execute", "start",
@@ -29,14 +29,14 @@ var otherVerbs = []string{
 	"notify", "subscribe", "unsubscribe", "reset", "rotate", "grant", "tag", "untag",
 	"comment", "reply", "forward", "schedule", "book", "reserve", "ship", "fulfil",
 	"fulfill", "order", "apply", "convert", "issue", "complete", "confirm", "accept",
-	"decline", "log", "record", "track", "list", "upsert", "save", "store", "write",
-	"load", "compare", "summarize", "translate", "test", "ping", "archive", "dispatch",
+	"decline", "log", "record", "track", "save", "store", "write",
+	"load", "compare", "summarize", "translate", "test", "ping", "dispatch",
 	"estimate", "preview", "render", "print", "resolve", "retry", "refresh", "clear",
 	"empty", "flag", "star", "pin", "unpin", "mute", "unmute", "block", "unblock", "ban",
 	"suspend", "activate", "deploy", "build", "install", "uninstall", "connect",
 	"disconnect", "share", "unshare", "invoice", "bill", "credit", "debit", "withdraw",
 	"deposit", "authorize", "authorise", "settle", "adjust", "increment", "decrement",
-	"bring", "put", "give", "take", "keep", "mark", "move", "apply", "undo",
+	"bring", "put", "give", "take", "keep", "undo",
 }
 
 // deleteVerbs erase data when they succeed: a tool named with one must be
@@ -103,7 +103,6 @@ var verbSynonyms = map[string][]string{
 	"edit":     {"update", "change", "modify"},
 	"delete":   {"remove", "erase", "destroy"},
 	"remove":   {"delete", "erase"},
-	"archive":  {"archives"},
 	"restore":  {"recover", "unarchive"},
 	"cancel":   {"abort", "stop"},
 	"send":     {"post", "deliver"},

@@ -227,7 +227,7 @@ func (a *agent) resolve(t *engine.Tool) *resolved {
 	}
 	if key != "" {
 		if v, ok := a.at.Knows[key]; ok {
-			return a.remember(t.Record, fmt.Sprint(v), nil)
+			return a.remember(t.Record, knownString(v), nil)
 		}
 	}
 	return a.lookup(t.Record)

@@ -1,6 +1,9 @@
 package personas
 
-import "regexp"
+import (
+	"regexp"
+	"slices"
+)
 
 // A goal's intent is read as one or more actions: "Return the lamp I
 // ordered and refund me" asks for a return, then a refund. Each action is
@@ -77,7 +80,7 @@ func parseIntent(text string, actions map[string]bool) []intent {
 			if lightVerbs[w] {
 				continue
 			}
-			if actions[w] && !containsString(verbs, w) {
+			if actions[w] && !slices.Contains(verbs, w) {
 				verbs = append(verbs, w)
 			}
 			break
@@ -129,20 +132,11 @@ func newIntent(words []string, verb string) intent {
 func rewriteIdioms(ws []string) []string {
 	for _, id := range idioms {
 		for i := 0; i+len(id.words) <= len(ws); i++ {
-			if slicesEqual(ws[i:i+len(id.words)], id.words) {
+			if slices.Equal(ws[i:i+len(id.words)], id.words) {
 				ws = append(append(append([]string(nil), ws[:i]...), id.as), ws[i+len(id.words):]...)
 				break
 			}
 		}
 	}
 	return ws
-}
-
-func containsString(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,7 @@
 package personas
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -119,7 +120,7 @@ func (lx *lexicon) addRelation(r relation) {
 
 func (lx *lexicon) addPhrase(a string, words []string, w float64) {
 	for i, p := range lx.phrases[a] {
-		if slicesEqual(p.words, words) {
+		if slices.Equal(p.words, words) {
 			if w > p.weight {
 				lx.phrases[a][i].weight = w
 			}
@@ -154,23 +155,11 @@ func containsRun(seq, run []string) bool {
 		return false
 	}
 	for i := 0; i+len(run) <= len(seq); i++ {
-		if slicesEqual(seq[i:i+len(run)], run) {
+		if slices.Equal(seq[i:i+len(run)], run) {
 			return true
 		}
 	}
 	return false
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // antonyms: a tool whose name says the opposite of the goal's verb does

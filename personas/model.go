@@ -20,7 +20,6 @@ type Model struct {
 	variant string
 	lex     *lexicon
 	views   [][3]view // per tool, per attention level, under the variant
-	ideal   [][3]view // per tool under the world's first variant, for Meant
 	goals   []*goalView
 	byGoal  map[*engine.Goal]*goalView
 	types   map[*engine.RecordType]int
@@ -63,7 +62,14 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 		m.types[rt] = i
 	}
 	m.views = make([][3]view, len(w.Tools))
-	m.ideal = make([][3]view, len(w.Tools))
+	// Meant is judged on the world's first variant, whatever this model
+	// reads. Those views are needed only to build the goals below, and are
+	// the model's own when it reads that variant unchanged.
+	ideal := m.views
+	ownIdeal := variant != w.Variants[0] || len(descriptions) > 0
+	if ownIdeal {
+		ideal = make([][3]view, len(w.Tools))
+	}
 	m.getTool = make([]int, len(w.Types))
 	m.lists = make([][]int, len(w.Types))
 	for i := range m.getTool {
@@ -75,7 +81,9 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 			text = d
 		}
 		m.views[i] = buildViews(t, i, text, toolIndex)
-		m.ideal[i] = buildViews(t, i, t.Description(w.Variants[0]), toolIndex)
+		if ownIdeal {
+			ideal[i] = buildViews(t, i, t.Description(w.Variants[0]), toolIndex)
+		}
 		m.all = append(m.all, i)
 		if t.Record == nil {
 			continue
@@ -91,7 +99,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 	m.actions = actionWords(m)
 	m.byGoal = make(map[*engine.Goal]*goalView, len(w.Goals))
 	for _, g := range w.Goals {
-		gv := m.newGoalView(g)
+		gv := m.newGoalView(g, ideal)
 		m.goals = append(m.goals, gv)
 		m.byGoal[g] = gv
 	}
@@ -202,12 +210,14 @@ type fill struct {
 	version *engine.Field // an expected-version param: the record field it echoes
 }
 
-func (m *Model) newGoalView(g *engine.Goal) *goalView {
+// newGoalView builds a goal's view; ideal is every tool's views under the
+// world's first variant, which Meant is judged on.
+func (m *Model) newGoalView(g *engine.Goal, ideal [][3]view) *goalView {
 	w := m.world
 	gv := &goalView{goal: g, actions: parseIntent(removePlaceholders(g.Intent), m.actions), idKeyFor: map[string]string{}}
-	ideal := scoreTools(m, m.ideal, &gv.actions[0], m.all, idealReader)
-	for i, s := range ideal {
-		if s > ideal[gv.meant] {
+	scores := scoreTools(m, ideal, &gv.actions[0], m.all, idealReader)
+	for i, s := range scores {
+		if s > scores[gv.meant] {
 			gv.meant = i
 		}
 	}

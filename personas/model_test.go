@@ -62,6 +62,9 @@ func TestWhatEachAttentionLevelSees(t *testing.T) {
 	clear, amb := newModel(t, w, "clear"), newModel(t, w, "ambiguous")
 	g := w.Goal("hide_contact")
 	b := Builtin()
+	if b.Get("hasty").Traits.ReadsDescriptions() || !b.Get("novice").Traits.ReadsDescriptions() {
+		t.Error("hasty reads names only; novice reads first sentences")
+	}
 	// A reader of names cannot tell the variants apart.
 	if !reflect.DeepEqual(clear.Scores(b.Get("hasty"), g), amb.Scores(b.Get("hasty"), g)) {
 		t.Error("hasty reads names only: its scores must not depend on the variant")

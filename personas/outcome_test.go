@@ -171,16 +171,17 @@ func TestRunRefusesBadEpisodes(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ep   Episode
+		want string
 	}{
-		{"no base", Episode{Persona: p, Goal: s.goal}},
-		{"no persona", Episode{Base: s.base, Goal: s.goal}},
-		{"no goal", Episode{Base: s.base, Persona: p}},
-		{"base of another world", Episode{Base: otherBase, Persona: p, Goal: s.goal}},
-		{"goal of another world", Episode{Base: s.base, Persona: p, Goal: other.Goals[0]}},
-		{"traits out of range", Episode{Base: s.base, Persona: &bad, Goal: s.goal}},
+		{"no base", Episode{Persona: p, Goal: s.goal}, "episode has no base"},
+		{"no persona", Episode{Base: s.base, Goal: s.goal}, "episode has no persona"},
+		{"no goal", Episode{Base: s.base, Persona: p}, "episode has no goal"},
+		{"base of another world", Episode{Base: otherBase, Persona: p, Goal: s.goal}, "the episode's base is of world payments, the model's is crm"},
+		{"goal of another world", Episode{Base: s.base, Persona: p, Goal: other.Goals[0]}, "goal " + other.Goals[0].Name + " is not a goal of world crm"},
+		{"traits out of range", Episode{Base: s.base, Persona: &bad, Goal: s.goal}, "persona careful: noise must be in (0, 100], got 0"},
 	} {
-		if _, err := s.m.Run(tc.ep); err == nil {
-			t.Errorf("%s: no error", tc.name)
+		if _, err := s.m.Run(tc.ep); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -122,7 +123,7 @@ func (pp *packParser) mapping(n *yaml.Node, what string, allowed []string) [][2]
 			continue
 		}
 		seen[k.Value] = k.Line
-		if allowed != nil && !contains(allowed, k.Value) {
+		if allowed != nil && !slices.Contains(allowed, k.Value) {
 			pp.errorf(k, "%s: unknown field %q (expected one of: %s)", what, k.Value, strings.Join(allowed, ", "))
 			continue
 		}
@@ -234,12 +235,11 @@ func (pp *packParser) persona(name string, n *yaml.Node, pack, builtin *Pack) *P
 	return p
 }
 
+// retry reads a retry policy: a mode (the shorthand retry: until_success
+// sets the mode only) or a mapping of its fields.
 func (pp *packParser) retry(n *yaml.Node, what string, r *RetryPolicy) {
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
-		r.Mode = RetryMode(n.Value) // shorthand: retry: until_success
-		if err := r.Validate(); err != nil {
-			pp.errorf(n, "%s: %v", what, err)
-		}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null" {
+		r.Mode = pp.retryMode(n, what, " (or a mapping of "+strings.Join(retryKeys, ", ")+")")
 		return
 	}
 	for _, kv := range pp.mapping(n, what, retryKeys) {
@@ -247,10 +247,7 @@ func (pp *packParser) retry(n *yaml.Node, what string, r *RetryPolicy) {
 		field := what + "." + k.Value
 		switch k.Value {
 		case "mode":
-			r.Mode = RetryMode(pp.text(v, field))
-			if err := r.Validate(); err != nil && v.Kind == yaml.ScalarNode {
-				pp.errorf(v, "%s: must be none, once or until_success, got %q", field, v.Value)
-			}
+			r.Mode = pp.retryMode(v, field, "")
 		case "max_attempts":
 			r.MaxAttempts = pp.integer(v, field, 0, maxPatience)
 		case "idempotency_keys":
@@ -259,6 +256,20 @@ func (pp *packParser) retry(n *yaml.Node, what string, r *RetryPolicy) {
 			r.HonorRetryAfter = pp.boolean(v, field)
 		}
 	}
+}
+
+// retryMode reads a mode: none, once or until_success. or tells the error
+// message what else the place accepts.
+func (pp *packParser) retryMode(n *yaml.Node, what, or string) RetryMode {
+	m := RetryMode(n.Value)
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
+		switch m {
+		case RetryNone, RetryOnce, RetryUntilSuccess:
+			return m
+		}
+	}
+	pp.errorf(n, "%s: must be none, once or until_success%s, got %s", what, or, describeNode(n))
+	return m
 }
 
 func (pp *packParser) text(n *yaml.Node, what string) string {
@@ -313,12 +324,3 @@ func (pp *packParser) boolean(n *yaml.Node, what string) bool {
 }
 
 func describeNode(n *yaml.Node) string { return yamlpos.Describe(n) }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

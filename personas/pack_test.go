@@ -106,6 +106,9 @@ func TestParsePackErrors(t *testing.T) {
 		{"patience", "personas:\n  a:\n    patience: 0\n", `p.yaml:3:15: persona a: patience must be in [1, 1000], got 0`},
 		{"patience float", "personas:\n  a:\n    patience: 2.5\n", `p.yaml:3:15: persona a: patience: expected a whole number, got the number 2.5`},
 		{"retry mode", "personas:\n  a:\n    retry: {mode: forever}\n", `p.yaml:3:19: persona a: retry.mode: must be none, once or until_success, got "forever"`},
+		{"retry mode null", "personas:\n  a:\n    retry: {mode: null}\n", `p.yaml:3:19: persona a: retry.mode: must be none, once or until_success, got nothing`},
+		{"retry shorthand", "personas:\n  a:\n    retry: sometimes\n", `p.yaml:3:12: persona a: retry: must be none, once or until_success (or a mapping of mode, max_attempts, idempotency_keys, honor_retry_after), got "sometimes"`},
+		{"retry number", "personas:\n  a:\n    retry: 5\n", `p.yaml:3:12: persona a: retry: must be none, once or until_success (or a mapping of mode, max_attempts, idempotency_keys, honor_retry_after), got the number 5`},
 		{"retry key", "personas:\n  a:\n    retry: {keys: true}\n", `p.yaml:3:13: persona a: retry: unknown field "keys"`},
 		{"retry bool", "personas:\n  a:\n    retry: {idempotency_keys: 1}\n", `p.yaml:3:31: persona a: retry.idempotency_keys: expected true or false, got the number 1`},
 		{"bad like", "personas:\n  a:\n    like: carefull\n", `p.yaml:3:11: persona a: like: no persona "carefull"`},
@@ -115,7 +118,7 @@ func TestParsePackErrors(t *testing.T) {
 		{"empty personas", "personas: {}\n", `p.yaml:1:11: personas: the pack defines no persona`},
 		{"not a mapping", "personas: [a, b]\n", `p.yaml:1:11: personas: expected a mapping, got a list`},
 		{"empty file", "", `p.yaml:1:1: empty persona pack`},
-		{"yaml syntax", "personas:\n  a: {\n", `p.yaml:`},
+		{"yaml syntax", "personas:\n  a: {\n", `p.yaml:3:1: YAML: did not find expected node content`},
 	} {
 		_, err := ParsePack("p.yaml", []byte(tc.src))
 		if err == nil {

@@ -2,6 +2,7 @@ package personas
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/herd-sh/herd/engine"
@@ -224,7 +225,7 @@ func newDist(cands []int, scores []float64, noise float64) dist {
 func (d *dist) sample(u float64, tried []int) int {
 	total := 0.0
 	for i, ti := range d.tools {
-		if !containsInt(tried, ti) {
+		if !slices.Contains(tried, ti) {
 			total += d.weights[i]
 		}
 	}
@@ -234,7 +235,7 @@ func (d *dist) sample(u float64, tried []int) int {
 	x := u * total
 	last := -1
 	for i, ti := range d.tools {
-		if containsInt(tried, ti) {
+		if slices.Contains(tried, ti) {
 			continue
 		}
 		last = ti
@@ -251,14 +252,14 @@ func (d *dist) sample(u float64, tried []int) int {
 func (d *dist) toolScores(m *Model, tried []int) []ToolScore {
 	total := 0.0
 	for i, ti := range d.tools {
-		if !containsInt(tried, ti) {
+		if !slices.Contains(tried, ti) {
 			total += d.weights[i]
 		}
 	}
 	out := make([]ToolScore, len(d.tools))
 	for i, ti := range d.tools {
 		out[i] = ToolScore{Tool: m.world.Tools[ti].Name, Score: round4(d.scores[i])}
-		if total > 0 && !containsInt(tried, ti) {
+		if total > 0 && !slices.Contains(tried, ti) {
 			out[i].P = round4(d.weights[i] / total)
 		}
 	}
@@ -267,15 +268,6 @@ func (d *dist) toolScores(m *Model, tried []int) []ToolScore {
 
 // round4 keeps traces short and their JSON stable to read.
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
 
 // lookupIntent is what an agent that needs an id reads list tools for.
 func lookupIntent(rt *engine.RecordType, field string) intent {

@@ -145,33 +145,55 @@ func stems(text string) []string {
 }
 
 // sentences splits a description at ., !, ? and ; followed by a space or
-// the end. A period after a single letter ("e.g.") does not end one.
+// the end, and at line breaks (a docstring's summary line often has no
+// period). A period after a single letter ("e.g.", initials) or ending a
+// common abbreviation ("etc.", "vs.") does not end one.
 func sentences(text string) []string {
 	var out []string
 	start := 0
+	cut := func(end int) {
+		if s := strings.TrimSpace(text[start:end]); s != "" {
+			out = append(out, s)
+		}
+		start = end
+	}
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		if c == '\n' {
+			cut(i)
+			continue
+		}
 		if c != '.' && c != '!' && c != '?' && c != ';' {
 			continue
 		}
 		if i+1 < len(text) && text[i+1] != ' ' && text[i+1] != '\n' && text[i+1] != '\t' {
 			continue
 		}
-		if c == '.' && i >= 1 && isLetter(text[i-1]) && (i < 2 || !isLetter(text[i-2])) {
-			continue // "e.g." and initials
+		if c == '.' && (i >= 1 && isLetter(text[i-1]) && (i < 2 || !isLetter(text[i-2])) || endsWithAbbreviation(text[:i+1])) {
+			continue
 		}
-		if s := strings.TrimSpace(text[start : i+1]); s != "" {
-			out = append(out, s)
-		}
-		start = i + 1
+		cut(i + 1)
 	}
-	if s := strings.TrimSpace(text[start:]); s != "" {
-		out = append(out, s)
-	}
+	cut(len(text))
 	return out
 }
 
+// abbreviations end with a period without ending a sentence.
+var abbreviations = []string{"etc.", "vs.", "approx.", "incl.", "no."}
+
+func endsWithAbbreviation(s string) bool {
+	for _, a := range abbreviations {
+		n := len(s) - len(a)
+		if n >= 0 && strings.EqualFold(s[n:], a) && (n == 0 || !isLetter(s[n-1]) && !isDigit(s[n-1]) && s[n-1] != '_') {
+			return true
+		}
+	}
+	return false
+}
+
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // stemSet is a set of the stems of words, so that sets written in plain
 // English match tokenized text.

@@ -54,6 +54,16 @@ func TestSentences(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("sentences = %q, want %q", got, want)
 	}
+	// A docstring's summary line ends at its line break; "vs." and "etc."
+	// end nothing.
+	got = sentences("List notes\n\nArgs: owner, whose notes. Compare a vs. b, etc. and more!")
+	want = []string{"List notes", "Args: owner, whose notes.", "Compare a vs. b, etc. and more!"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("sentences = %q, want %q", got, want)
+	}
+	if got := FirstSentence("  Delete it permanently! It cannot be undone."); got != "Delete it permanently!" {
+		t.Errorf("FirstSentence = %q", got)
+	}
 	if got := sentences(""); len(got) != 0 {
 		t.Errorf("no sentences in an empty description, got %q", got)
 	}

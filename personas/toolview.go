@@ -2,6 +2,7 @@ package personas
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -87,7 +88,7 @@ var opposite = [cueKinds]int{cuePreserveReassure, cuePreserveWarn, cueRepeatReas
 func countCues(seq []string, counts *[cueKinds]int) {
 	for _, c := range cues {
 		for i := 0; i+len(c.words) <= len(seq); i++ {
-			if !slicesEqual(seq[i:i+len(c.words)], c.words) {
+			if !slices.Equal(seq[i:i+len(c.words)], c.words) {
 				continue
 			}
 			kind := c.kind

@@ -147,6 +147,11 @@ const (
 	seeEverything                       // full description + params + annotations
 )
 
+// ReadsDescriptions reports whether an agent with these traits reads tool
+// descriptions at all (at least their first sentence), rather than names
+// only: only such an agent can tell a better wording from a worse.
+func (t Traits) ReadsDescriptions() bool { return levelOf(t.Attention) > seeName }
+
 func levelOf(attention float64) attentionLevel {
 	switch {
 	case attention < 1.0/3:

@@ -10,131 +10,156 @@ import (
 
 const traitN = 1500
 
-func TestCautionAvoidsDestructiveTools(t *testing.T) {
+// traitSide is one of the two personas a trait case compares.
+type traitSide struct {
+	label string
+	set   func(*Traits) // the trait under test, on top of the case's common changes
+}
+
+// traitCase: under lower the rate must be clearly below the rate under
+// higher.
+type traitCase struct {
+	name                   string
+	variant, goal, profile string // on mock:crm
+	common                 func(*Traits)
+	rate                   string
+	count                  func(tally) int
+	lower, higher          traitSide
+	also                   func(t *testing.T, lower, higher tally) // further assertions; may be nil
+}
+
+func classCount(class string) func(tally) int { return func(x tally) int { return x.class[class] } }
+
+var traitCases = []traitCase{
 	// Clear variant: a reader of first sentences sees "Permanently delete
 	// a contact and its history"; ambiguous: a full reader sees only the
 	// destructiveHint annotation. Either way caution weighs the warning
 	// against the goal's "keep their history".
-	for _, tc := range []struct {
-		variant   string
-		attention float64
-	}{{"clear", 0.5}, {"ambiguous", 0.8}} {
-		s := newSetup(t, "crm", tc.variant, "hide_contact", "")
-		mk := func(c float64) *Persona {
-			return derive("c", Baseline(), func(t *Traits) { t.Attention, t.Noise, t.Caution = tc.attention, 0.8, c })
-		}
-		bold, wary := s.run(t, traitN, mk(0)), s.run(t, traitN, mk(1))
-		below(t, "destroyed_data under "+tc.variant, wary.class["destroyed_data"], traitN, "caution 1",
-			bold.class["destroyed_data"], traitN, "caution 0")
-	}
-}
-
-func TestAttentionAvoidsWrongRecords(t *testing.T) {
+	{
+		name: "caution avoids destructive tools (clear)", variant: "clear", goal: "hide_contact",
+		common: func(t *Traits) { t.Attention, t.Noise = 0.5, 0.8 },
+		rate:   "destroyed_data under clear", count: classCount("destroyed_data"),
+		lower:  traitSide{"caution 1", func(t *Traits) { t.Caution = 1 }},
+		higher: traitSide{"caution 0", func(t *Traits) { t.Caution = 0 }},
+	},
+	{
+		name: "caution avoids destructive tools (ambiguous)", variant: "ambiguous", goal: "hide_contact",
+		common: func(t *Traits) { t.Attention, t.Noise = 0.8, 0.8 },
+		rate:   "destroyed_data under ambiguous", count: classCount("destroyed_data"),
+		lower:  traitSide{"caution 1", func(t *Traits) { t.Caution = 1 }},
+		higher: traitSide{"caution 0", func(t *Traits) { t.Caution = 0 }},
+	},
 	// An inattentive searcher types a last name and takes the first
 	// similar result; with near-duplicate names that is someone else.
-	s := newSetup(t, "crm", "clear", "hide_contact", "")
-	mk := func(a float64) *Persona {
-		return derive("a", Baseline(), func(t *Traits) { t.Attention = a })
-	}
-	low, high := s.run(t, traitN, mk(0.1)), s.run(t, traitN, mk(0.9))
-	below(t, "wrong_record", high.class["wrong_record"], traitN, "attention 0.9", low.class["wrong_record"], traitN, "attention 0.1")
-}
-
-func TestLiteralnessIgnoresSynonyms(t *testing.T) {
+	{
+		name: "attention avoids wrong records", variant: "clear", goal: "hide_contact",
+		rate: "wrong_record", count: classCount("wrong_record"),
+		lower:  traitSide{"attention 0.9", func(t *Traits) { t.Attention = 0.9 }},
+		higher: traitSide{"attention 0.1", func(t *Traits) { t.Attention = 0.1 }},
+	},
 	// "Hide" is "Archive" only to a reader who takes synonyms: under the
 	// ambiguous variant nothing else says so.
-	s := newSetup(t, "crm", "ambiguous", "hide_contact", "")
-	mk := func(l float64) *Persona {
-		return derive("l", Baseline(), func(t *Traits) { t.Literalness = l })
-	}
-	loose, literal := s.run(t, traitN, mk(0)), s.run(t, traitN, mk(1))
-	below(t, "achieved", literal.class["achieved"], traitN, "literalness 1", loose.class["achieved"], traitN, "literalness 0")
-}
-
-func TestNoiseSpreadsChoices(t *testing.T) {
-	s := newSetup(t, "crm", "clear", "hide_contact", "")
-	mk := func(x float64) *Persona {
-		return derive("n", Baseline(), func(t *Traits) { t.Noise = x })
-	}
-	sharp, loose := s.run(t, traitN, mk(0.05)), s.run(t, traitN, mk(2))
-	below(t, "first write tool other than the meant one", sharp.offMeant, traitN, "noise 0.05", loose.offMeant, traitN, "noise 2")
-	if len(loose.called) <= len(sharp.called) {
-		t.Errorf("more noise calls more different tools: %v vs %v", loose.called, sharp.called)
-	}
-}
-
-func TestVerifyPreventsLostUpdates(t *testing.T) {
+	{
+		name: "literalness ignores synonyms", variant: "ambiguous", goal: "hide_contact",
+		rate: "achieved", count: classCount("achieved"),
+		lower:  traitSide{"literalness 1", func(t *Traits) { t.Literalness = 1 }},
+		higher: traitSide{"literalness 0", func(t *Traits) { t.Literalness = 0 }},
+	},
+	{
+		name: "noise spreads choices", variant: "clear", goal: "hide_contact",
+		rate: "first write tool other than the meant one", count: func(x tally) int { return x.offMeant },
+		lower:  traitSide{"noise 0.05", func(t *Traits) { t.Noise = 0.05 }},
+		higher: traitSide{"noise 2", func(t *Traits) { t.Noise = 2 }},
+		also: func(t *testing.T, sharp, loose tally) {
+			if len(loose.called) <= len(sharp.called) {
+				t.Errorf("more noise calls more different tools: %v vs %v", loose.called, sharp.called)
+			}
+		},
+	},
 	// An agent that does not take in update_contact's parameters writes
 	// the whole record back; a colleague edits it after the agent's first
 	// call. Looking first and passing expected_version turns that into a
 	// stale_write, a re-read and a clean retry.
-	s := newSetup(t, "crm", "clear", "update_email", "")
-	mk := func(v float64) *Persona {
-		return derive("v", Baseline(), func(t *Traits) { t.Attention, t.Caution, t.Verify = 0.3, 0.9, v })
-	}
-	blind, checking := s.run(t, traitN, mk(0)), s.run(t, traitN, mk(1))
-	below(t, "lost_update", checking.class["lost_update"], traitN, "verify 1", blind.class["lost_update"], traitN, "verify 0")
-}
-
-func TestExploreLooksAroundFirst(t *testing.T) {
+	{
+		name: "verify prevents lost updates", variant: "clear", goal: "update_email",
+		common: func(t *Traits) { t.Attention, t.Caution = 0.3, 0.9 },
+		rate:   "lost_update", count: classCount("lost_update"),
+		lower:  traitSide{"verify 1", func(t *Traits) { t.Verify = 1 }},
+		higher: traitSide{"verify 0", func(t *Traits) { t.Verify = 0 }},
+	},
 	// Listing first is one more call; it also means the colleague's edit
 	// lands before the agent reads the record it writes back.
-	s := newSetup(t, "crm", "clear", "update_email", "")
-	mk := func(e float64) *Persona {
-		return derive("e", Baseline(), func(t *Traits) { t.Attention, t.Verify, t.Explore = 0.3, 0, e })
-	}
-	stay, roam := s.run(t, traitN, mk(0)), s.run(t, traitN, mk(1))
-	below(t, "lost_update", roam.class["lost_update"], traitN, "explore 1", stay.class["lost_update"], traitN, "explore 0")
-	if roam.calls <= stay.calls {
-		t.Errorf("exploring makes more calls: %d vs %d", roam.calls, stay.calls)
-	}
-}
-
-func TestRetryingWithoutKeysDuplicatesSideEffects(t *testing.T) {
+	{
+		name: "explore looks around first", variant: "clear", goal: "update_email",
+		common: func(t *Traits) { t.Attention, t.Verify = 0.3, 0 },
+		rate:   "lost_update", count: classCount("lost_update"),
+		lower:  traitSide{"explore 1", func(t *Traits) { t.Explore = 1 }},
+		higher: traitSide{"explore 0", func(t *Traits) { t.Explore = 0 }},
+		also: func(t *testing.T, roam, stay tally) {
+			if roam.calls <= stay.calls {
+				t.Errorf("exploring makes more calls: %d vs %d", roam.calls, stay.calls)
+			}
+		},
+	},
 	// hostile: update_contact times out after committing 6% of the time.
-	s := newSetup(t, "crm", "clear", "update_email", "hostile")
-	mk := func(mode RetryMode) *Persona {
-		return derive("r", Baseline(), func(t *Traits) {
-			t.Verify, t.Retry, t.Patience = 0, RetryPolicy{Mode: mode, HonorRetryAfter: true}, 10
-		})
-	}
-	never, always := s.run(t, traitN, mk(RetryNone)), s.run(t, traitN, mk(RetryUntilSuccess))
-	below(t, "episodes with a duplicated write", never.duplicatedEpisodes, traitN, "retry none", always.duplicatedEpisodes, traitN, "until_success")
-	if never.duplicated != 0 {
-		t.Errorf("an agent that never retries never writes twice: %d", never.duplicated)
-	}
+	{
+		name: "retrying without keys duplicates side effects", variant: "clear", goal: "update_email", profile: "hostile",
+		common: func(t *Traits) { t.Verify, t.Patience = 0, 10 },
+		rate:   "episodes with a duplicated write", count: func(x tally) int { return x.duplicatedEpisodes },
+		lower:  traitSide{"retry none", func(t *Traits) { t.Retry = RetryPolicy{Mode: RetryNone, HonorRetryAfter: true} }},
+		higher: traitSide{"until_success", func(t *Traits) { t.Retry = RetryPolicy{Mode: RetryUntilSuccess, HonorRetryAfter: true} }},
+		also: func(t *testing.T, never, _ tally) {
+			if never.duplicated != 0 {
+				t.Errorf("an agent that never retries never writes twice: %d", never.duplicated)
+			}
+		},
+	},
+	{
+		name: "honouring retry-after avoids storms", variant: "clear", goal: "hide_contact", profile: "hostile",
+		common: func(t *Traits) { t.Patience = 10 },
+		rate:   "episodes that ignored a retry-after", count: func(x tally) int { return x.ignoredEpisodes },
+		lower:  traitSide{"honouring", func(t *Traits) { t.Retry = RetryPolicy{Mode: RetryUntilSuccess, HonorRetryAfter: true} }},
+		higher: traitSide{"not honouring", func(t *Traits) { t.Retry = RetryPolicy{Mode: RetryUntilSuccess} }},
+		also: func(t *testing.T, polite, _ tally) {
+			if polite.ignored != 0 {
+				t.Errorf("an agent that waits out retry-after never calls early: %d", polite.ignored)
+			}
+		},
+	},
+	{
+		name: "patience achieves more under faults", variant: "clear", goal: "hide_contact", profile: "hostile",
+		common: func(t *Traits) {
+			t.Attention, t.Retry = 0.9, RetryPolicy{Mode: RetryUntilSuccess, HonorRetryAfter: true}
+		},
+		rate: "achieved", count: classCount("achieved"),
+		lower:  traitSide{"patience 2", func(t *Traits) { t.Patience = 2 }},
+		higher: traitSide{"patience 12", func(t *Traits) { t.Patience = 12 }},
+	},
+	{
+		name: "hostility sends invalid arguments", variant: "clear", goal: "hide_contact",
+		rate: "episodes with invalid_argument", count: func(x tally) int { return x.invalidEpisodes },
+		lower:  traitSide{"hostility 0", func(t *Traits) { t.Hostility = 0 }},
+		higher: traitSide{"hostility 0.6", func(t *Traits) { t.Hostility = 0.6 }},
+	},
 }
 
-func TestHonouringRetryAfterAvoidsStorms(t *testing.T) {
-	s := newSetup(t, "crm", "clear", "hide_contact", "hostile")
-	mk := func(honor bool) *Persona {
-		return derive("h", Baseline(), func(t *Traits) {
-			t.Retry, t.Patience = RetryPolicy{Mode: RetryUntilSuccess, HonorRetryAfter: honor}, 10
+func TestTraitsMoveRates(t *testing.T) {
+	for _, tc := range traitCases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSetup(t, "crm", tc.variant, tc.goal, tc.profile)
+			persona := func(side traitSide) *Persona {
+				return derive(side.label, Baseline(), func(tr *Traits) {
+					if tc.common != nil {
+						tc.common(tr)
+					}
+					side.set(tr)
+				})
+			}
+			lower, higher := s.run(t, traitN, persona(tc.lower)), s.run(t, traitN, persona(tc.higher))
+			below(t, tc.rate, tc.count(lower), traitN, tc.lower.label, tc.count(higher), traitN, tc.higher.label)
+			if tc.also != nil {
+				tc.also(t, lower, higher)
+			}
 		})
 	}
-	impatient, polite := s.run(t, traitN, mk(false)), s.run(t, traitN, mk(true))
-	below(t, "episodes that ignored a retry-after", polite.ignoredEpisodes, traitN, "honouring", impatient.ignoredEpisodes, traitN, "not honouring")
-	if polite.ignored != 0 {
-		t.Errorf("an agent that waits out retry-after never calls early: %d", polite.ignored)
-	}
-}
-
-func TestPatienceAchievesMoreUnderFaults(t *testing.T) {
-	s := newSetup(t, "crm", "clear", "hide_contact", "hostile")
-	mk := func(p int) *Persona {
-		return derive("p", Baseline(), func(t *Traits) {
-			t.Attention, t.Retry, t.Patience = 0.9, RetryPolicy{Mode: RetryUntilSuccess, HonorRetryAfter: true}, p
-		})
-	}
-	short, long := s.run(t, traitN, mk(2)), s.run(t, traitN, mk(12))
-	below(t, "achieved", short.class["achieved"], traitN, "patience 2", long.class["achieved"], traitN, "patience 12")
-}
-
-func TestHostilitySendsInvalidArguments(t *testing.T) {
-	s := newSetup(t, "crm", "clear", "hide_contact", "")
-	mk := func(h float64) *Persona {
-		return derive("x", Baseline(), func(t *Traits) { t.Hostility = h })
-	}
-	calm, hostile := s.run(t, traitN, mk(0)), s.run(t, traitN, mk(0.6))
-	below(t, "episodes with invalid_argument", calm.invalidEpisodes, traitN, "hostility 0", hostile.invalidEpisodes, traitN, "hostility 0.6")
 }

@@ -29,7 +29,7 @@ func TestReplacingOneDescriptionMovesTheRate(t *testing.T) {
 	const n = 6000
 	var pack []*Persona
 	for _, p := range Builtin().Personas {
-		if levelOf(p.Traits.Attention) > seeName {
+		if p.Traits.ReadsDescriptions() {
 			pack = append(pack, p)
 		}
 	}
