@@ -128,13 +128,9 @@ func newForest(cs []Comparison) *forestChart {
 	for i, c := range shown {
 		y := top + float64(i)*rowH + rowH/2
 		class := changeClass(c)
-		label := c.Goal + " · " + c.Class
-		if c.Aggregate {
-			label = c.Goal + " · any " + c.Class
-		}
 		f.Rows = append(f.Rows, forestRow{
 			Y: y, RowY: y - rowH/2, TextY: y + 4,
-			Label: truncate(label+" ("+c.A+" → "+c.B+")", 52),
+			Label: truncate(c.Goal+" · "+c.Label()+" ("+c.A+" → "+c.B+")", 52),
 			X1:    x(c.CI.Lo), X2: x(c.CI.Hi), XP: x(c.Diff),
 			Class: class, ValueText: signedPct(c.Diff) + " pp",
 		})

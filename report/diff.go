@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -139,7 +140,7 @@ func Diff(base, head *Results, opts DiffOptions) (*DiffReport, error) {
 	holm(d.Rows)
 	for i := range d.Rows {
 		r := &d.Rows[i]
-		r.Regression = r.Worse && r.PAdjusted < opts.Alpha && absf(r.Diff) >= opts.MinEffect
+		r.Regression = r.Worse && r.PAdjusted < opts.Alpha && math.Abs(r.Diff) >= opts.MinEffect
 		if r.Regression {
 			d.Regressions++
 		}
@@ -203,22 +204,22 @@ func diffRows(base, head *Results, bv, hv string, paired bool) []DiffRow {
 	add(MetricHarmful, SeverityHarmful, "", "", pick(bo, "", bv), pick(ho, "", hv))
 	bg, hg := base.HarmfulByGoal(), head.HarmfulByGoal()
 	bc, hc := classRateIndex(base.ClassRates()), classRateIndex(head.ClassRates())
-	headClasses := head.classesByGoal()
+	baseClasses, headClasses, headGoals := base.classesByGoal(), head.classesByGoal(), head.Goals()
 	for _, goal := range base.Goals() {
-		if !slices.Contains(head.Goals(), goal) {
+		if !slices.Contains(headGoals, goal) {
 			continue
 		}
 		add(MetricHarmful, SeverityHarmful, goal, "", pick(bg, goal, bv), pick(hg, goal, hv))
-		for _, ci := range base.GoalClasses(goal) {
+		for _, ci := range baseClasses[goal] {
 			if !slices.ContainsFunc(headClasses[goal], func(h ClassInfo) bool { return h.Class == ci.Class }) {
 				continue
 			}
 			add(ci.Class, ci.Severity, goal, "", bc[goalClassVariant{goal, ci.Class, bv}], hc[goalClassVariant{goal, ci.Class, hv}])
 		}
 	}
-	bp, hp := base.HarmfulByPersona(), head.HarmfulByPersona()
+	bp, hp, headPersonas := base.HarmfulByPersona(), head.HarmfulByPersona(), head.Personas()
 	for _, persona := range base.Personas() {
-		if slices.Contains(head.Personas(), persona) {
+		if slices.Contains(headPersonas, persona) {
 			add(MetricHarmful, SeverityHarmful, "", persona, pick(bp, persona, bv), pick(hp, persona, hv))
 		}
 	}

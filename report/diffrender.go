@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -26,13 +27,7 @@ func (d *DiffReport) notable() []DiffRow {
 			}
 			return 1
 		}
-		switch {
-		case a.PAdjusted < b.PAdjusted:
-			return -1
-		case a.PAdjusted > b.PAdjusted:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.PAdjusted, b.PAdjusted)
 	})
 	return out
 }
@@ -48,21 +43,26 @@ func (d *DiffReport) verdictLine() string {
 	return fmt.Sprintf("REGRESSION: %d %s got significantly worse by %s points or more.", d.Regressions, noun, Pct(d.MinEffect))
 }
 
-func (d *DiffReport) rowCells(r DiffRow) []string {
-	mark := "changed"
-	switch {
-	case r.Regression:
-		mark = "REGRESSION"
-	case r.Worse:
-		mark = "worse (small)"
-	case r.Diff != 0:
-		mark = "better"
+// diffTable lists rows: how each changed, both rates, the difference and
+// its corrected p.
+func diffTable(rows []DiffRow) textTable {
+	t := columns([]string{"Change", "Rate", "Wording", "Base", "Head", "Head − Base [95% CI]", "p (Holm)"}, false, false, false, true, true, true, true)
+	t.what, t.more = "significant changes", "`herd diff --format json` lists them all"
+	for _, r := range rows {
+		mark := "changed"
+		switch {
+		case r.Regression:
+			mark = "REGRESSION"
+		case r.Worse:
+			mark = "worse (small)"
+		case r.Diff != 0:
+			mark = "better"
+		}
+		t.Rows = append(t.Rows, []string{mark, r.Label(), r.Wording(), RateText(r.Base.Rate()), RateText(r.Head.Rate()),
+			DiffText(r.Diff, r.CI), PText(r.PAdjusted)}) // no rank: notable already put the rows in order
 	}
-	return []string{mark, r.Label(), r.Wording(), RateText(r.Base.Rate()), RateText(r.Head.Rate()),
-		DiffText(r.Diff, r.CI), PText(r.PAdjusted)}
+	return t
 }
-
-var diffHeader = []string{"CHANGE", "RATE", "WORDING", "BASE", "HEAD", "HEAD − BASE [95% CI]", "P (HOLM)"}
 
 // DiffTerminal writes the diff as text: the verdict, then every significant
 // change as a table.
@@ -72,11 +72,7 @@ func DiffTerminal(w io.Writer, d *DiffReport, plain bool) error {
 		d.Base.World, d.Base.Seed, shortHash(d.Base.Fingerprint), d.Head.World, d.Head.Seed, shortHash(d.Head.Fingerprint))
 	t.printf("test: %s\n\n%s\n", d.Test, d.verdictLine())
 	rows := d.notable()
-	var cells [][]string
-	for _, r := range rows {
-		cells = append(cells, d.rowCells(r))
-	}
-	t.table(diffHeader, cells, 3, 4, 5, 6)
+	t.table(diffTable(rows))
 	t.printf("%d of %d rates compared changed significantly.\n", len(rows), len(d.Rows))
 	return t.err
 }
@@ -94,19 +90,13 @@ func DiffMarkdown(w io.Writer, d *DiffReport) error {
 		d.Head.World, d.Head.Seed, Thousands(int64(d.Head.Agents)), shortHash(d.Head.Fingerprint), d.Test)
 	rows := d.notable()
 	if len(rows) > 0 {
-		b.WriteString("| Change | Rate | Wording | Base | Head | Head − Base [95% CI] | p (Holm) |\n")
-		b.WriteString("| --- | --- | --- | ---: | ---: | ---: | ---: |\n")
+		tmpl, err := markdownTemplate()
+		if err != nil {
+			return fmt.Errorf("markdown template: %w", err)
+		}
 		const maxRows = 200 // keeps the comment well under GitHub's limit
-		for i, r := range rows {
-			if i == maxRows {
-				fmt.Fprintf(&b, "\n_Showing %d of %d significant changes; `herd diff --format json` lists them all._\n", maxRows, len(rows))
-				break
-			}
-			cells := d.rowCells(r)
-			for i := range cells {
-				cells[i] = markdownCell(cells[i])
-			}
-			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		if err := tmpl.ExecuteTemplate(&b, "table", diffTable(rows).cut(maxRows)); err != nil {
+			return fmt.Errorf("markdown: %w", err)
 		}
 		b.WriteString("\n")
 	}

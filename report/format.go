@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -165,4 +167,60 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// recoveredText is "41 · 82.0% [69.0–90.2]": how many episodes recovered,
+// and the recovery rate with its interval, like every other rate.
+func recoveredText(f FaultTally) string {
+	if f.Injected == 0 {
+		return strconv.Itoa(f.Recovered)
+	}
+	return strconv.Itoa(f.Recovered) + " · " + RateText(stats.NewRate(f.Recovered, f.Injected))
+}
+
+// latencyCell is "28.9 ms [27.2–29.9]" when there is an interval.
+func latencyCell(v float64, cis []stats.Interval, i int) string {
+	if cis == nil {
+		return Millis(v)
+	}
+	return MillisInterval(v, cis[i])
+}
+
+// tooFewText says that the run is too small to decide, naming the first
+// variant with fewer than stats.MinEpisodes episodes; "" when none has.
+func tooFewText(overall []GroupRate) string {
+	for _, g := range overall {
+		if stats.TooFew(g.N) {
+			return fmt.Sprintf("Too few episodes to decide: %d under %s; a verdict needs at least %d.", g.N, g.Variant, stats.MinEpisodes)
+		}
+	}
+	return ""
+}
+
+// traceSummary is a trace's one-line heading: who did what, and how it
+// ended.
+func traceSummary(tr Trace) string {
+	return fmt.Sprintf("agent %d · %s · %s · %s → %s (%s)", tr.Agent, tr.Goal, tr.Persona, tr.Variant, tr.Class, tr.Severity)
+}
+
+// tracesNote says how many of the sampled traces a report shows, when it
+// does not show them all.
+func tracesNote(shown, sampled int) string {
+	if shown >= sampled {
+		return ""
+	}
+	return fmt.Sprintf("Showing %d of %d sampled traces, harmful first; the JSON results have them all.", shown, sampled)
+}
+
+// argsText is a compact, stable rendering of a step's arguments.
+func argsText(args map[string]any) string {
+	if len(args) == 0 {
+		return ""
+	}
+	keys := slices.Sorted(maps.Keys(args))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%v", k, args[k])
+	}
+	return truncate(strings.Join(parts, " "), 80)
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"io"
@@ -117,17 +118,9 @@ type htmlStep struct {
 }
 
 type htmlLatency struct {
-	Rows  []htmlLatencyRow
-	Hist  *histChart
-	Calls []htmlCallRow // by how they ended
-}
-
-type htmlCallRow struct{ Tool, Calls, OK, Errors, Failed string }
-
-type htmlLatencyRow struct {
-	Tool   string
-	Calls  string
-	Values []string
+	Percentiles textTable
+	Hist        *histChart
+	Calls       textTable // by how they ended
 }
 
 type keyValue struct{ Key, Value string }
@@ -171,23 +164,15 @@ func newHTMLView(res *Results) *htmlView {
 		Generator:   "herd " + orDash(res.Run.HerdVersion),
 	}
 	v.Verdict = Overall(res.Thresholds)
-	switch v.Verdict {
-	case Ready:
-		v.VerdictClass = "ready"
-	case NotReady:
-		v.VerdictClass = "not-ready"
-	case Inconclusive:
-		v.VerdictClass = "inconclusive"
-	default:
-		v.Verdict, v.VerdictClass = "NO THRESHOLDS SET", "none"
+	v.VerdictClass = verdictClass(v.Verdict)
+	if v.Verdict == "" {
+		v.Verdict = "NO THRESHOLDS SET"
 	}
 	overall := res.HarmfulOverall()
+	v.TooFew = tooFewText(overall)
 	scale := 0.0
 	for _, g := range overall {
 		scale = max(scale, g.CI.Hi)
-		if stats.TooFew(g.N) && v.TooFew == "" {
-			v.TooFew = fmt.Sprintf("Too few episodes to decide: %d under %s; a verdict needs at least %d.", g.N, g.Variant, stats.MinEpisodes)
-		}
 	}
 	for _, g := range overall {
 		hr := newHTMLRate("overall/harmful/"+g.Variant, g.Rate, niceScale(scale), SeverityHarmful)
@@ -197,8 +182,8 @@ func newHTMLView(res *Results) *htmlView {
 	v.Verdicts = htmlVerdicts(res)
 	v.Goals, v.MisuseScale, v.OKScale, v.MisuseNote = htmlGoals(res)
 	v.Comparisons, v.Forest = htmlComparisons(res)
-	v.Personas, v.PersonaScale = htmlGroups("persona/harmful/", res.HarmfulByPersona(), len(v.Variants))
-	v.GoalRows, v.GoalScale = htmlGroups("goal/harmful/", res.HarmfulByGoal(), len(v.Variants))
+	v.Personas, v.PersonaScale = htmlGroups("persona/harmful/", res.HarmfulByPersona(), v.Variants)
+	v.GoalRows, v.GoalScale = htmlGroups("goal/harmful/", res.HarmfulByGoal(), v.Variants)
 	v.Confusions = res.Confusions
 	for _, f := range res.Faults {
 		v.Faults = append(v.Faults, htmlFault{f, recoveredText(f)})
@@ -209,15 +194,28 @@ func newHTMLView(res *Results) *htmlView {
 		v.InFlight = newInFlight(thin(res.Timing.InFlight, htmlMaxInFlight))
 	}
 	v.Traces, v.TracesNote = htmlTraces(res)
-	v.Meta = htmlMeta(res)
+	v.Meta = htmlMeta(res, v.Fingerprint)
 	return v
+}
+
+// verdictClass is the style of a verdict (the overall one or a
+// threshold's); "none" when there is none.
+func verdictClass(result string) string {
+	switch result {
+	case Ready:
+		return "ready"
+	case NotReady:
+		return "not-ready"
+	case Inconclusive:
+		return "inconclusive"
+	}
+	return "none"
 }
 
 func htmlVerdicts(res *Results) []htmlVerdict {
 	var out []htmlVerdict
 	for _, vd := range res.Thresholds {
-		hv := htmlVerdict{Verdict: vd, ValueText: VerdictValue(vd), LimitText: LimitText(vd)}
-		hv.Class = map[string]string{Ready: "ready", NotReady: "not-ready", Inconclusive: "inconclusive"}[vd.Result]
+		hv := htmlVerdict{Verdict: vd, Class: verdictClass(vd.Result), ValueText: VerdictValue(vd), LimitText: LimitText(vd)}
 		if !isLatencyMetric(vd.Metric) && vd.N > 0 {
 			r := stats.Rate{K: int(vd.Value*float64(vd.N) + 0.5), N: vd.N, P: vd.Value, CI: vd.CI}
 			b := newIVBar(r, niceScale(max(vd.CI.Hi, vd.Limit)), hv.Class)
@@ -234,44 +232,40 @@ func htmlVerdicts(res *Results) []htmlVerdict {
 // scale and ok outcomes another: on a single 0–100% axis a 3% harmful rate
 // would be a dot.
 func htmlGoals(res *Results) ([]htmlGoal, string, string, string) {
-	rates := res.ClassRates()
+	rows := res.ClassRows()
 	problemScale, okScale := 0.0, 0.0
-	for _, cr := range rates {
-		if cr.Severity == SeverityOK {
-			okScale = max(okScale, cr.CI.Hi)
-		} else {
-			problemScale = max(problemScale, cr.CI.Hi)
+	for _, row := range rows {
+		for _, r := range row.Rates {
+			if row.Severity == SeverityOK {
+				okScale = max(okScale, r.CI.Hi)
+			} else {
+				problemScale = max(problemScale, r.CI.Hi)
+			}
 		}
 	}
 	problemScale, okScale = niceScale(problemScale), niceScale(okScale)
 	variants := res.Variants()
-	if len(variants) == 0 {
-		return nil, scaleText(problemScale), scaleText(okScale), ""
-	}
 	var goals []htmlGoal
-	shown := 0
 	note := ""
-	for i := 0; i+len(variants) <= len(rates); i += len(variants) {
-		first := rates[i]
-		if shown >= htmlMaxClassRows {
-			note = fmt.Sprintf("Showing %d of %d outcome rows; the JSON results have them all.", shown, len(rates)/len(variants))
+	for i, row := range rows {
+		if i == htmlMaxClassRows {
+			note = fmt.Sprintf("Showing %d of %d outcome rows; the JSON results have them all.", i, len(rows))
 			break
 		}
-		if len(goals) == 0 || goals[len(goals)-1].Name != first.Goal {
-			goals = append(goals, htmlGoal{Name: first.Goal, Lint: lintFor(res, first.Goal)})
+		if len(goals) == 0 || goals[len(goals)-1].Name != row.Goal {
+			goals = append(goals, htmlGoal{Name: row.Goal, Lint: lintFor(res, row.Goal)})
 		}
-		row := htmlClassRow{Class: first.Class, Severity: first.Severity}
+		hr := htmlClassRow{Class: row.Class, Severity: row.Severity}
 		scale := problemScale
-		if first.Severity == SeverityOK {
+		if row.Severity == SeverityOK {
 			scale = okScale
 		}
-		for _, cr := range rates[i : i+len(variants)] {
-			key := "class/" + cr.Goal + "/" + cr.Class + "/" + cr.Variant
-			row.Rates = append(row.Rates, newHTMLRate(key, cr.Rate, scale, cr.Severity))
+		for j, r := range row.Rates {
+			key := "class/" + row.Goal + "/" + row.Class + "/" + variants[j]
+			hr.Rates = append(hr.Rates, newHTMLRate(key, r, scale, row.Severity))
 		}
 		g := &goals[len(goals)-1]
-		g.Rows = append(g.Rows, row)
-		shown++
+		g.Rows = append(g.Rows, hr)
 	}
 	return goals, scaleText(problemScale), scaleText(okScale), note
 }
@@ -313,12 +307,8 @@ func htmlComparisons(res *Results) ([]htmlComparison, *forestChart) {
 	forest := newForest(cs)
 	var out []htmlComparison
 	for _, c := range cs {
-		label := c.Class
-		if c.Aggregate {
-			label = "any " + c.Class
-		}
 		keyBase := "/" + c.Goal + "/" + c.Class + "/" + c.A + "/" + c.B
-		hc := htmlComparison{Comparison: c, Label: label,
+		hc := htmlComparison{Comparison: c, Label: c.Label(),
 			RateA:    newHTMLRate("paired-a"+keyBase, c.RateA, scale, c.Severity),
 			RateB:    newHTMLRate("paired-b"+keyBase, c.RateB, scale, c.Severity),
 			DiffText: DiffText(c.Diff, c.CI), PText: PText(c.P), Class: changeClass(c)}
@@ -327,22 +317,21 @@ func htmlComparisons(res *Results) ([]htmlComparison, *forestChart) {
 	return out, forest
 }
 
-func htmlGroups(keyPrefix string, rates []GroupRate, variants int) ([]htmlGroupRow, string) {
+// htmlGroups lays out a group's harmful rate under each variant, on one
+// scale for the table.
+func htmlGroups(keyPrefix string, rates []GroupRate, variants []string) ([]htmlGroupRow, string) {
 	scale := 0.0
 	for _, g := range rates {
 		scale = max(scale, g.CI.Hi)
 	}
 	scale = niceScale(scale)
 	var out []htmlGroupRow
-	if variants == 0 {
-		return nil, scaleText(scale)
-	}
-	for i := 0; i+variants <= len(rates); i += variants {
-		row := htmlGroupRow{Name: rates[i].Group}
-		for _, g := range rates[i : i+variants] {
-			row.Rates = append(row.Rates, newHTMLRate(keyPrefix+g.Group+"/"+g.Variant, g.Rate, scale, SeverityHarmful))
+	for _, row := range groupRows(rates) {
+		hr := htmlGroupRow{Name: row.Group}
+		for j, r := range row.Rates {
+			hr.Rates = append(hr.Rates, newHTMLRate(keyPrefix+row.Group+"/"+variants[j], r, scale, SeverityHarmful))
 		}
-		out = append(out, row)
+		out = append(out, hr)
 	}
 	return out, scaleText(scale)
 }
@@ -352,19 +341,9 @@ func htmlLatencyOf(res *Results) *htmlLatency {
 	if len(rows) == 0 {
 		return nil
 	}
-	l := &htmlLatency{}
-	for _, r := range rows {
-		hr := htmlLatencyRow{Tool: r.Tool, Calls: Thousands(r.Calls)}
-		for i, val := range r.Values {
-			hr.Values = append(hr.Values, latencyCell(val, r.CIs, i))
-		}
-		l.Rows = append(l.Rows, hr)
-	}
+	l := &htmlLatency{Percentiles: latencyTable(rows), Calls: callsTable(res)}
 	if h, ok := res.latency(AllTools); ok {
 		l.Hist = newHistogram(h, rows)
-	}
-	for _, r := range res.CallRows() {
-		l.Calls = append(l.Calls, htmlCallRow{Tool: r.Tool, Calls: Thousands(r.Calls), OK: Thousands(r.OK), Errors: orDash(r.Errors), Failed: orDash(r.Failed)})
 	}
 	return l
 }
@@ -383,26 +362,14 @@ func htmlTraces(res *Results) ([]htmlTrace, string) {
 		}
 		out = append(out, ht)
 	}
-	note := ""
-	if len(picked) < len(res.Traces) {
-		note = fmt.Sprintf("Showing %d of %d sampled traces, harmful first; the JSON results have them all.", len(picked), len(res.Traces))
-	}
-	return out, note
+	return out, tracesNote(len(picked), len(res.Traces))
 }
 
 // scoresText is "archive_contact 0.62 · delete_contact 0.31": the reader
 // model's choice probabilities, most likely first.
 func scoresText(scores []ToolScore) string {
 	s := slices.Clone(scores)
-	slices.SortStableFunc(s, func(a, b ToolScore) int {
-		switch {
-		case a.P > b.P:
-			return -1
-		case a.P < b.P:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(s, func(a, b ToolScore) int { return cmp.Compare(b.P, a.P) })
 	parts := make([]string, len(s))
 	for i, t := range s {
 		parts[i] = t.Tool + " " + strconv.FormatFloat(t.P, 'f', 2, 64)
@@ -410,7 +377,7 @@ func scoresText(scores []ToolScore) string {
 	return strings.Join(parts, " · ")
 }
 
-func htmlMeta(res *Results) []keyValue {
+func htmlMeta(res *Results, fingerprint string) []keyValue {
 	r := res.Run
 	mix := make([]string, len(r.Mix))
 	for i, m := range r.Mix {
@@ -429,7 +396,7 @@ func htmlMeta(res *Results) []keyValue {
 		{"Episodes", Thousands(int64(res.Episodes))},
 		{"Command", r.Command},
 		{"herd version", r.HerdVersion},
-		{"Fingerprint", res.Fingerprint()},
+		{"Fingerprint", fingerprint},
 	}
 	if r.Shard != nil {
 		meta = append(meta, keyValue{"Shard", fmt.Sprintf("%d of %d", r.Shard.Index, r.Shard.Count)})

@@ -38,15 +38,18 @@ func parseXHTML(t *testing.T, doc []byte) *element {
 	dec := xml.NewDecoder(bytes.NewReader(doc))
 	dec.Strict = true
 	root := &element{Name: "#document"}
+	// Each open element collects its text; a closed one hands it to its
+	// parent. (Appending every piece of text to every ancestor copies the
+	// whole page once per text node: seconds per test.)
 	stack := []*element{root}
+	texts := []*strings.Builder{{}}
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			line := dec.InputPos
-			l, c := line()
+			l, c := dec.InputPos()
 			t.Fatalf("the HTML is not well-formed at line %d col %d: %v", l, c, err)
 		}
 		switch tk := tok.(type) {
@@ -58,16 +61,22 @@ func parseXHTML(t *testing.T, doc []byte) *element {
 			top := stack[len(stack)-1]
 			top.Children = append(top.Children, e)
 			stack = append(stack, e)
+			texts = append(texts, &strings.Builder{})
 		case xml.EndElement:
-			stack = stack[:len(stack)-1]
+			n := len(stack) - 1
+			stack[n].Text = texts[n].String()
+			texts[n-1].WriteString(stack[n].Text)
+			stack, texts = stack[:n], texts[:n]
 		case xml.CharData:
-			for _, e := range stack {
-				e.Text += string(tk)
-			}
+			texts[len(texts)-1].Write(tk)
 		}
 	}
 	if len(stack) != 1 {
 		t.Fatalf("%d elements left open at the end of the document", len(stack)-1)
+	}
+	root.Text = texts[0].String()
+	if len(root.Children) == 0 {
+		t.Fatal("the HTML has no element at all")
 	}
 	return root
 }
@@ -174,6 +183,26 @@ func TestHTMLHasEverySection(t *testing.T) {
 		if !strings.Contains(tr.Text, "herd replay mock:crm --seed 42 --agent ") {
 			t.Errorf("trace without its replay command: %.80s", tr.Text)
 		}
+	}
+	// The percentile table: a column per percentile, the "all" row first
+	// with its bootstrap intervals, numbers right-aligned.
+	latency := root.find(func(e *element) bool { return e.Attr["id"] == "latency" })[0]
+	var header []string
+	for _, th := range latency.find(func(e *element) bool { return e.Name == "th" }) {
+		header = append(header, th.Text)
+	}
+	if got := strings.Join(header, ","); got != "Tool,Calls,p50,p90,p99,p99.9" {
+		t.Errorf("latency table header %q", got)
+	}
+	first := latency.find(func(e *element) bool { return e.Name == "tr" })[1] // after the header row
+	cells := first.find(func(e *element) bool { return e.Name == "td" })
+	if len(cells) != 6 || cells[0].Text != "all" || cells[1].Text != "12,000" || cells[1].Attr["class"] != "num" ||
+		!strings.Contains(cells[4].Text, " ms [") {
+		var texts []string
+		for _, c := range cells {
+			texts = append(texts, c.Text)
+		}
+		t.Errorf("first latency row %q; want all, 12,000 calls and p99 with its interval", texts)
 	}
 	if !strings.Contains(root.Text, fixture().Fingerprint()) {
 		t.Error("the fingerprint is not shown")

@@ -113,10 +113,7 @@ func (r *Results) LatencyRows() []LatencyRow {
 				row.CIs = append(row.CIs, ci)
 				continue
 			}
-			// An invalid confidence level makes BootstrapQuantile return the
-			// nearest-rank estimate without resampling: the point value only.
-			v, _ := stats.BootstrapQuantile(bars, p.Q, 1, 0, 0)
-			row.Values = append(row.Values, v)
+			row.Values = append(row.Values, stats.Quantile(bars, p.Q)) // per tool: the point value only
 		}
 		out = append(out, row)
 	}

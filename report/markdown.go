@@ -7,12 +7,10 @@ import (
 	"io"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"text/template"
 
-	"github.com/herd-sh/herd/report/stats"
 	"github.com/herd-sh/herd/templates"
 )
 
@@ -77,21 +75,8 @@ func (c mdCaps) half() mdCaps {
 
 func (c mdCaps) zero() bool { return c == mdCaps{} }
 
-// mdTable is a table with its alignment and a note on what was cut.
-type mdTable struct {
-	Header []string
-	Right  []bool
-	Rows   [][]string
-	Note   string
-	// rank orders rows by how much they matter when the table must be cut
-	// (lower first); nil keeps the first rows.
-	rank []float64
-	what string // "outcome rows", for the cut note
-	more string // where the rest is
-}
-
 // cut keeps at most n rows, the best-ranked ones, in their original order.
-func (t mdTable) cut(n int) mdTable {
+func (t textTable) cut(n int) textTable {
 	out := t
 	if len(t.Rows) <= n {
 		return out
@@ -123,16 +108,16 @@ func (t mdTable) cut(n int) mdTable {
 
 type mdTrace struct {
 	Summary string
-	Steps   mdTable
+	Steps   textTable
 	Replay  string
 }
 
 type mdView struct {
 	Icon, Verdict, Headline, TooFew, Harmful string
 	Partial                                  bool
-	Verdicts                                 mdTable
-	Misuse, Comparisons, Personas            mdTable
-	Faults, Confusions, Lint, Latency, Calls mdTable
+	Verdicts                                 textTable
+	Misuse, Comparisons, Personas            textTable
+	Faults, Confusions, Lint, Latency, Calls textTable
 	Traces                                   []mdTrace
 	TracesNote                               string
 	allTraces                                []Trace
@@ -151,13 +136,11 @@ func (v mdView) cut(c mdCaps) mdView {
 	out.Latency = v.Latency.cut(c.latency)
 	out.Calls = v.Calls.cut(c.calls)
 	picked := pickTraces(v.allTraces, c.traces)
-	out.Traces = nil
-	for _, tr := range picked {
-		out.Traces = append(out.Traces, mdTraceOf(tr, c.steps))
+	out.Traces = make([]mdTrace, len(picked))
+	for i, tr := range picked {
+		out.Traces[i] = mdTraceOf(tr, c.steps)
 	}
-	if len(picked) < len(v.allTraces) {
-		out.TracesNote = fmt.Sprintf("Showing %d of %d sampled traces, harmful first; the JSON results have them all.", len(picked), len(v.allTraces))
-	}
+	out.TracesNote = tracesNote(len(picked), len(v.allTraces))
 	return out
 }
 
@@ -181,213 +164,30 @@ func newMDView(res *Results) mdView {
 	default:
 		v.Icon, v.Verdict = "ℹ️", "no thresholds set"
 	}
-	var harmful []string
-	for _, g := range res.HarmfulOverall() {
-		harmful = append(harmful, fmt.Sprintf("%s %s", g.Variant, RateText(g.Rate)))
-		if stats.TooFew(g.N) && v.TooFew == "" {
-			v.TooFew = fmt.Sprintf("Too few episodes to decide: %d under %s (at least %d are needed for a verdict).", g.N, g.Variant, stats.MinEpisodes)
-		}
+	overall := res.HarmfulOverall()
+	harmful := make([]string, len(overall))
+	for i, g := range overall {
+		harmful[i] = g.Variant + " " + RateText(g.Rate)
 	}
 	v.Harmful = strings.Join(harmful, " · ")
+	v.TooFew = tooFewText(overall)
 	v.Verdicts = verdictTable(res)
 	v.Misuse = misuseTable(res)
-	v.Comparisons = comparisonTable(res)
+	v.Comparisons = comparisonTable(shownComparisons(res))
 	v.Personas = personaTable(res)
 	v.Faults = faultTable(res)
 	v.Confusions = confusionTable(res)
-	v.Lint = lintTable(res)
-	v.Latency = latencyTable(res)
+	v.Lint = lintTable(res, true)
+	v.Latency = latencyTable(res.LatencyRows())
 	v.Calls = callsTable(res)
 	return v
 }
 
-func verdictTable(res *Results) mdTable {
-	t := mdTable{Header: []string{"Result", "Threshold", "Value [95% CI]", "Limit", "Variant", "Note"},
-		Right: []bool{false, false, true, true, false, false}, what: "thresholds"}
-	for _, v := range res.Thresholds {
-		t.Rows = append(t.Rows, []string{v.Result, v.Threshold, VerdictValue(v), LimitText(v), orDash(v.Variant), v.Note})
-	}
-	return t
-}
-
-func misuseTable(res *Results) mdTable {
-	variants := res.Variants()
-	t := mdTable{Header: []string{"Goal", "Outcome", "Severity"}, Right: []bool{false, false, false},
-		what: "outcome rows (the harmful ones with the highest rates are kept)"}
-	for _, v := range variants {
-		t.Header = append(t.Header, v)
-		t.Right = append(t.Right, true)
-	}
-	if len(variants) == 0 {
-		return t
-	}
-	var row []string
-	worst := 0.0
-	for _, cr := range res.ClassRates() {
-		if cr.Variant == variants[0] {
-			row, worst = []string{cr.Goal, cr.Class, cr.Severity}, 0
-		}
-		row = append(row, RateText(cr.Rate))
-		worst = max(worst, cr.P)
-		if len(row) == len(t.Header) {
-			t.Rows = append(t.Rows, row)
-			t.rank = append(t.rank, severityOrder(cr.Severity)-worst)
-		}
-	}
-	return t
-}
-
-// severityOrder ranks harmful rows before failed before ok when cutting.
-func severityOrder(sev string) float64 {
-	switch sev {
-	case SeverityHarmful:
-		return 0
-	case SeverityFailed:
-		return 10
-	}
-	return 20
-}
-
-func comparisonTable(res *Results) mdTable {
-	t := mdTable{Header: []string{"Goal", "Outcome", "Wording", "A", "B", "B − A [95% CI]", "p"},
-		Right: []bool{false, false, false, true, true, true, true},
-		what:  "comparisons (the most significant are kept)"}
-	for _, c := range shownComparisons(res) {
-		class := c.Class
-		if c.Aggregate {
-			class = "any " + c.Class
-		}
-		t.Rows = append(t.Rows, []string{c.Goal, class, c.A + " → " + c.B, RateText(c.RateA), RateText(c.RateB), DiffText(c.Diff, c.CI), PText(c.P)})
-		t.rank = append(t.rank, c.P-absf(c.Diff)*1e-9)
-	}
-	return t
-}
-
-func absf(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func personaTable(res *Results) mdTable {
-	variants := res.Variants()
-	t := mdTable{Header: []string{"Persona"}, Right: []bool{false}, what: "personas (the most harmful are kept)"}
-	for _, v := range variants {
-		t.Header = append(t.Header, v)
-		t.Right = append(t.Right, true)
-	}
-	rates := res.HarmfulByPersona()
-	for i, row := range groupRows(rates, len(variants)) {
-		t.Rows = append(t.Rows, row)
-		worst := 0.0
-		for _, g := range rates[i*len(variants) : (i+1)*len(variants)] {
-			worst = max(worst, g.P)
-		}
-		t.rank = append(t.rank, -worst)
-	}
-	return t
-}
-
-func faultTable(res *Results) mdTable {
-	t := mdTable{Header: []string{"Variant", "Tool", "Fault", "Injected", "Recovered", "Duplicated"},
-		Right: []bool{false, false, false, true, true, true}, what: "fault rows (the most duplicated, then most injected, are kept)"}
-	for _, f := range res.Faults {
-		t.Rows = append(t.Rows, []string{f.Variant, f.Tool, f.Kind, strconv.Itoa(f.Injected), recoveredText(f), strconv.Itoa(f.Duplicated)})
-		t.rank = append(t.rank, -float64(f.Duplicated)*1e9-float64(f.Injected))
-	}
-	return t
-}
-
-func confusionTable(res *Results) mdTable {
-	t := mdTable{Header: []string{"Goal", "Variant", "Meant", "Called", "Episodes"},
-		Right: []bool{false, false, false, false, true}, what: "confusions (the most frequent are kept)"}
-	for _, c := range res.Confusions {
-		t.Rows = append(t.Rows, []string{c.Goal, c.Variant, c.Meant, c.Called, strconv.Itoa(c.N)})
-		t.rank = append(t.rank, -float64(c.N))
-	}
-	return t
-}
-
-func lintTable(res *Results) mdTable {
-	t := mdTable{Header: []string{"Level", "Tool", "Variant", "Dimension", "Finding", "Fix"},
-		what: "lint findings (errors first)"}
-	t.Right = make([]bool, len(t.Header))
-	for _, l := range res.Lint {
-		t.Rows = append(t.Rows, []string{l.Level, l.Tool, l.Variant, l.Dimension, l.Message, l.Fix})
-		t.rank = append(t.rank, map[string]float64{"error": 0, "warning": 1}[l.Level]+boolf(l.Level == "info")*2)
-	}
-	return t
-}
-
-func boolf(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func latencyTable(res *Results) mdTable {
-	t := mdTable{Header: []string{"Tool", "Calls"}, Right: []bool{false, true}, what: "tools (the busiest are kept)"}
-	for _, p := range Percentiles {
-		t.Header = append(t.Header, p.Name)
-		t.Right = append(t.Right, true)
-	}
-	for _, r := range res.LatencyRows() {
-		row := []string{r.Tool, Thousands(r.Calls)}
-		for i, v := range r.Values {
-			row = append(row, latencyCell(v, r.CIs, i))
-		}
-		t.Rows = append(t.Rows, row)
-		t.rank = append(t.rank, -float64(r.Calls))
-	}
-	return t
-}
-
-func callsTable(res *Results) mdTable {
-	t := mdTable{Header: []string{"Tool", "Calls", "ok", "Tool errors", "No answer"}, Right: []bool{false, true, true, false, false},
-		what: "tools (the busiest are kept)"}
-	for _, r := range res.CallRows() {
-		t.Rows = append(t.Rows, []string{r.Tool, Thousands(r.Calls), Thousands(r.OK), orDash(r.Errors), orDash(r.Failed)})
-		t.rank = append(t.rank, -float64(r.Calls))
-	}
-	return t
-}
-
-// latencyCell is "28.9 ms [27.2–29.9]" when there is an interval.
-func latencyCell(v float64, cis []stats.Interval, i int) string {
-	if cis == nil {
-		return Millis(v)
-	}
-	return MillisInterval(v, cis[i])
-}
-
 func mdTraceOf(tr Trace, maxSteps int) mdTrace {
-	t := mdTable{Header: []string{"At", "Step", "Tool", "Args", "Result"}, Right: make([]bool, 5), what: "steps", more: "the replay command shows them all"}
+	t := columns([]string{"At", "Step", "Tool", "Args", "Result"})
+	t.what, t.more = "steps", "the replay command shows them all"
 	for _, s := range tr.Steps {
-		t.Rows = append(t.Rows, []string{s.At, s.Kind, s.Tool, argsText(s.Args), s.Result})
+		t.Rows = append(t.Rows, []string{s.At, s.Kind, s.Tool, argsText(s.Args), s.Result}) // no rank: the first steps are kept
 	}
-	t = t.cut(maxSteps)
-	return mdTrace{
-		Summary: fmt.Sprintf("agent %d · %s · %s · %s → %s (%s)", tr.Agent, tr.Goal, tr.Persona, tr.Variant, tr.Class, tr.Severity),
-		Steps:   t,
-		Replay:  tr.Replay,
-	}
-}
-
-// argsText is a compact, stable rendering of a step's arguments.
-func argsText(args map[string]any) string {
-	if len(args) == 0 {
-		return ""
-	}
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%v", k, args[k])
-	}
-	return truncate(strings.Join(parts, " "), 80)
+	return mdTrace{Summary: traceSummary(tr), Steps: t.cut(maxSteps), Replay: tr.Replay}
 }

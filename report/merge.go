@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
@@ -42,10 +43,10 @@ func MergeLabeled(labels []string, docs []*Results) (*Results, error) {
 			return nil, err
 		}
 	}
-	first := docs[0]
-	for _, d := range docs {
+	first, firstLabel := docs[0], labels[0]
+	for i, d := range docs {
 		if d.Run.Shard.Index == 0 {
-			first = d // the command line comes from shard 0, whichever order the files came in
+			first, firstLabel = d, labels[i] // the command line comes from shard 0, whichever order the files came in
 		}
 	}
 	out := &Results{
@@ -101,7 +102,7 @@ func MergeLabeled(labels []string, docs []*Results) (*Results, error) {
 		}
 		ts, err := ParseThresholds(out, specs)
 		if err != nil {
-			return nil, fmt.Errorf("merge: re-evaluating thresholds: %w", err)
+			return nil, fmt.Errorf("merge: re-evaluating the thresholds of %s: %w", firstLabel, err)
 		}
 		out.Thresholds = Evaluate(out, ts)
 	}
@@ -214,22 +215,23 @@ func stripShardFlag(cmd string) string { return shardFlag.ReplaceAllString(cmd, 
 
 func mergeCounts(labels []string, docs []*Results) ([]Count, error) {
 	type key [4]string
-	at := map[key]int{}
+	type seen struct{ row, doc int } // where the key's row is, and which document gave it first
+	at := map[key]seen{}
 	var out []Count
 	for i, d := range docs {
 		for _, c := range d.Counts {
 			k := key{c.Goal, c.Persona, c.Variant, c.Class}
-			j, ok := at[k]
+			first, ok := at[k]
 			if !ok {
-				at[k] = len(out)
+				at[k] = seen{len(out), i}
 				out = append(out, c)
 				continue
 			}
-			if out[j].Severity != c.Severity {
-				return nil, fmt.Errorf("cannot merge: %s says %s/%s is %s, another shard says %s",
-					labels[i], c.Goal, c.Class, c.Severity, out[j].Severity)
+			if sum := &out[first.row]; sum.Severity != c.Severity {
+				return nil, fmt.Errorf("cannot merge: %s says %s/%s is %s, %s says %s",
+					labels[i], c.Goal, c.Class, c.Severity, labels[first.doc], sum.Severity)
 			}
-			out[j].N += c.N
+			out[first.row].N += c.N
 		}
 	}
 	return out, nil
@@ -256,9 +258,11 @@ func sumBy[T any, K comparable](docs []*Results, section func(*Results) []T, key
 
 // mergeTiming combines the shards' timing: the earliest start, the longest
 // wall time (shards run side by side), summed workers and cores, every host,
-// summed histograms and calls by class, and in-flight samples summed at equal offsets (each
-// shard's offsets count from its own start, which is close enough when the
-// shards start together, as a CI matrix or an Indexed Job does).
+// all histograms and calls by class (Normalize, which Merge calls next, sums
+// equal tools, values and classes), and in-flight samples summed at equal
+// offsets (each shard's offsets count from its own start, which is close
+// enough when the shards start together, as a CI matrix or an Indexed Job
+// does).
 func mergeTiming(docs []*Results, episodes int) *Timing {
 	var out *Timing
 	var hosts []string
@@ -295,17 +299,7 @@ func mergeTiming(docs []*Results, episodes int) *Timing {
 	if out.Seconds > 0 {
 		out.EpisodesPerSec = float64(episodes) / out.Seconds
 	}
-	out.Latency = normalizeLatency(out.Latency) // folds equal tools and equal values
-	out.Calls = normalizeCalls(out.Calls)       // sums equal tool × class × code rows
-	slices.SortStableFunc(out.InFlight, func(a, b Sample) int {
-		switch {
-		case a.T < b.T:
-			return -1
-		case a.T > b.T:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out.InFlight, func(a, b Sample) int { return cmp.Compare(a.T, b.T) })
 	folded := out.InFlight[:0]
 	for _, s := range out.InFlight {
 		if n := len(folded); n > 0 && folded[n-1].T == s.T {

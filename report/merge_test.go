@@ -146,3 +146,23 @@ func TestMergeRefusesGapsAndOverlaps(t *testing.T) {
 		}
 	}
 }
+
+// A count whose severity disagrees between shards is refused, naming both
+// documents.
+func TestMergeNamesBothShardsOfAConflict(t *testing.T) {
+	parts := shards(t, 42, 2)
+	c := parts[0].Counts[0]
+	for i, d := range parts[1].Counts {
+		if d.Goal == c.Goal && d.Persona == c.Persona && d.Variant == c.Variant && d.Class == c.Class {
+			parts[1].Counts[i].Severity = report.SeverityOK
+			if c.Severity == report.SeverityOK {
+				parts[1].Counts[i].Severity = report.SeverityFailed
+			}
+		}
+	}
+	_, err := report.MergeLabeled([]string{"a.json", "b.json"}, parts)
+	want := "cannot merge: b.json says " + c.Goal + "/" + c.Class
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "a.json says "+c.Severity) {
+		t.Errorf("error %v; want one starting %q and naming a.json", err, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -33,6 +34,7 @@ func TestReadRefusesBadDocumentsClearly(t *testing.T) {
 		{"negative count", strings.Replace(good, `"n": 51`, `"n": -3`, 1), "counts[0].n is -3"},
 		{"unknown severity", strings.Replace(good, `"severity": "ok"`, `"severity": "fine"`, 1), `"fine" is not a severity`},
 		{"no variants", strings.Replace(good, `"variants": [`, `"variants": [], "old_variants": [`, 1), "run.variants is empty"},
+		{"more recovered than injected", recoveredAbove(t, good), "recovered of injected: count 1000 exceeds its total"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -156,4 +158,15 @@ func reverse[T any](s []T) {
 	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
 		s[i], s[j] = s[j], s[i]
 	}
+}
+
+// recoveredAbove is doc with its first fault row claiming more recoveries
+// than faults injected.
+func recoveredAbove(t *testing.T, doc string) string {
+	t.Helper()
+	re := regexp.MustCompile(`"recovered": [0-9]+`)
+	if !re.MatchString(doc) {
+		t.Fatal("the fixture has no fault rows")
+	}
+	return re.ReplaceAllLiteralString(doc, `"recovered": 1000`)
 }

@@ -3,11 +3,14 @@ package report
 import (
 	"fmt"
 	"math"
+
+	"github.com/herd-sh/herd/report/stats"
 )
 
-// Validate checks what the JSON types cannot: counts are not negative,
-// severities are known, the shard is within its count. It names the first
-// offending field by its JSON path, e.g. "counts[3].n is -1".
+// Validate checks what the JSON types cannot: counts are not negative (nor
+// recoveries more than the faults injected), severities are known, the
+// shard is within its count. It names the first offending field by its JSON
+// path, e.g. "counts[3].n is -1".
 func (r *Results) Validate() error {
 	if len(r.Run.Variants) == 0 {
 		return fmt.Errorf("run.variants is empty: a run has at least one variant")
@@ -55,6 +58,11 @@ func (r *Results) Validate() error {
 	for i, f := range r.Faults {
 		if f.Injected < 0 || f.Recovered < 0 || f.Duplicated < 0 {
 			return fmt.Errorf("faults[%d] (%s %s): counts must not be negative", i, f.Tool, f.Kind)
+		}
+		// Reports show recovered as a rate of injected; more recoveries
+		// than faults would silently show as 100%.
+		if err := stats.CheckCount(f.Recovered, f.Injected); err != nil {
+			return fmt.Errorf("faults[%d] (%s %s): recovered of injected: %w", i, f.Tool, f.Kind, err)
 		}
 	}
 	for i, c := range r.Confusions {

@@ -40,62 +40,59 @@ type Comparison struct {
 // Variants lists the variants in run order, then any the counts name that
 // the run metadata does not (sorted), so no count goes unshown.
 func (r *Results) Variants() []string {
-	out := slices.Clone(r.Run.Variants)
-	var extra []string
-	for _, c := range r.Counts {
-		if !slices.Contains(out, c.Variant) && !slices.Contains(extra, c.Variant) {
-			extra = append(extra, c.Variant)
+	return withExtras(r.Run.Variants, func(add func(string)) {
+		for _, c := range r.Counts {
+			add(c.Variant)
 		}
-	}
-	slices.Sort(extra)
-	return append(out, extra...)
+	})
 }
 
 // Goals lists the goals in run order, then any others the classes or counts
 // name (sorted).
 func (r *Results) Goals() []string {
-	out := slices.Clone(r.Run.Goals)
-	var extra []string
-	add := func(g string) {
-		if !slices.Contains(out, g) && !slices.Contains(extra, g) {
-			extra = append(extra, g)
+	return withExtras(r.Run.Goals, func(add func(string)) {
+		for _, c := range r.Classes {
+			add(c.Goal)
 		}
-	}
-	for _, c := range r.Classes {
-		add(c.Goal)
-	}
-	for _, c := range r.Counts {
-		add(c.Goal)
-	}
-	slices.Sort(extra)
-	return append(out, extra...)
+		for _, c := range r.Counts {
+			add(c.Goal)
+		}
+	})
 }
 
-// Personas lists the personas in mix order, then any others the counts name.
+// Personas lists the personas in mix order, then any others the counts name
+// (sorted).
 func (r *Results) Personas() []string {
-	var out []string
+	var mix []string
 	for _, m := range r.Run.Mix {
-		if !slices.Contains(out, m.Persona) {
-			out = append(out, m.Persona)
+		if !slices.Contains(mix, m.Persona) {
+			mix = append(mix, m.Persona)
 		}
 	}
+	return withExtras(mix, func(add func(string)) {
+		for _, c := range r.Counts {
+			add(c.Persona)
+		}
+	})
+}
+
+// withExtras is a copy of declared followed, sorted, by the names each
+// passes to add that declared lacks: the run's own order first, then
+// whatever a document names without declaring it, so nothing goes unshown.
+func withExtras(declared []string, each func(add func(string))) []string {
+	out := slices.Clone(declared)
 	var extra []string
-	for _, c := range r.Counts {
-		if !slices.Contains(out, c.Persona) && !slices.Contains(extra, c.Persona) {
-			extra = append(extra, c.Persona)
+	each(func(s string) {
+		if !slices.Contains(out, s) && !slices.Contains(extra, s) {
+			extra = append(extra, s)
 		}
-	}
+	})
 	slices.Sort(extra)
 	return append(out, extra...)
 }
 
-// GoalClasses lists a goal's outcome classes in world order, then any class
-// the counts name that the world list lacks.
-func (r *Results) GoalClasses(goal string) []ClassInfo {
-	return r.classesByGoal()[goal]
-}
-
-// classesByGoal is GoalClasses for every goal, in one pass.
+// classesByGoal lists each goal's outcome classes in world order, then any
+// class the counts name that the world list lacks.
 func (r *Results) classesByGoal() map[string][]ClassInfo {
 	out := map[string][]ClassInfo{}
 	seen := map[[2]string]bool{}
@@ -136,6 +133,47 @@ func (r *Results) ClassRates() []ClassRate {
 					Rate: stats.NewRate(hits[goalClassVariant{g, ci.Class, v}], episodes[goalVariant{g, v}])})
 			}
 		}
+	}
+	return out
+}
+
+// ClassRow is one outcome class of a goal with its rate under every
+// variant, in Variants order: a row of the misuse map.
+type ClassRow struct {
+	Goal, Class, Severity string
+	Rates                 []stats.Rate
+}
+
+// ClassRows is ClassRates laid out as every report shows them: one row per
+// goal × class (in the same order), one rate per variant.
+func (r *Results) ClassRows() []ClassRow {
+	var out []ClassRow
+	for _, cr := range r.ClassRates() {
+		if n := len(out); n == 0 || out[n-1].Goal != cr.Goal || out[n-1].Class != cr.Class {
+			out = append(out, ClassRow{Goal: cr.Goal, Class: cr.Class, Severity: cr.Severity})
+		}
+		row := &out[len(out)-1]
+		row.Rates = append(row.Rates, cr.Rate)
+	}
+	return out
+}
+
+// GroupRow is one group's rate under every variant, in Variants order.
+type GroupRow struct {
+	Group string
+	Rates []stats.Rate
+}
+
+// groupRows lays group rates (as the Severity* views return them, group by
+// group) out one row per group, one rate per variant.
+func groupRows(rates []GroupRate) []GroupRow {
+	var out []GroupRow
+	for i, g := range rates {
+		if i == 0 || rates[i-1].Group != g.Group {
+			out = append(out, GroupRow{Group: g.Group})
+		}
+		row := &out[len(out)-1]
+		row.Rates = append(row.Rates, g.Rate)
 	}
 	return out
 }
@@ -190,6 +228,15 @@ func (r *Results) HarmfulByGoal() []GroupRate { return r.SeverityByGoal(Severity
 
 // HarmfulOverall is the harmful rate over all episodes, per variant.
 func (r *Results) HarmfulOverall() []GroupRate { return r.SeverityOverall(SeverityHarmful) }
+
+// Label names the compared outcome as the reports do: the class, or "any
+// harmful" when the row counts a whole severity.
+func (c Comparison) Label() string {
+	if c.Aggregate {
+		return "any " + c.Class
+	}
+	return c.Class
+}
 
 // Comparisons turns the paired rows into variant comparisons, in goal order;
 // within a goal the severity rows (harmful, failed, ok) first, then classes
@@ -259,13 +306,50 @@ func rank(list []string, s string) int {
 	return len(list)
 }
 
-// episodesOf is the number of episodes under variant v ("" = all).
-func (r *Results) episodesOf(variant string) int {
-	n := 0
-	for _, c := range r.Counts {
-		if variant == "" || c.Variant == variant {
-			n += c.N
+// shownComparisons are the comparisons worth a row: every class some agent
+// ended in under either variant, plus the harmful aggregate of goals with
+// more than one harmful class.
+func shownComparisons(res *Results) []Comparison {
+	harmfulClasses := map[string]int{}
+	for _, c := range res.Classes {
+		if c.Severity == SeverityHarmful {
+			harmfulClasses[c.Goal]++
 		}
 	}
-	return n
+	var out []Comparison
+	for _, c := range res.Comparisons() {
+		if c.Aggregate && (c.Class != SeverityHarmful || harmfulClasses[c.Goal] < 2) {
+			continue
+		}
+		if c.Table.Both+c.Table.OnlyA+c.Table.OnlyB == 0 {
+			continue // no agent ended there under either wording: nothing to compare
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// pickTraces chooses up to limit traces to show: harmful ones first, then
+// failed, then ok, spreading over goals and classes before repeating one.
+func pickTraces(ts []Trace, limit int) []Trace {
+	if limit <= 0 {
+		return nil
+	}
+	var out []Trace
+	for _, sev := range []string{SeverityHarmful, SeverityFailed, SeverityOK} {
+		for round := 0; round < TracesPerClass && len(out) < limit; round++ {
+			seen := map[[3]string]int{}
+			for _, tr := range ts {
+				if tr.Severity != sev {
+					continue
+				}
+				k := [3]string{tr.Goal, tr.Variant, tr.Class}
+				seen[k]++
+				if seen[k]-1 == round && len(out) < limit {
+					out = append(out, tr)
+				}
+			}
+		}
+	}
+	return out
 }

@@ -50,6 +50,27 @@ func TestViewsAddUp(t *testing.T) {
 			}
 		}
 	}
+	// The misuse map's rows are the class rates, one per variant, in order.
+	flat := res.ClassRates()
+	rows := res.ClassRows()
+	if len(rows) != 12 {
+		t.Errorf("%d class rows; want 12 classes", len(rows))
+	}
+	i := 0
+	for _, row := range rows {
+		if len(row.Rates) != len(res.Variants()) {
+			t.Errorf("%s/%s: %d rates for %d variants", row.Goal, row.Class, len(row.Rates), len(res.Variants()))
+		}
+		for _, r := range row.Rates {
+			if i >= len(flat) || flat[i].Goal != row.Goal || flat[i].Class != row.Class || flat[i].Severity != row.Severity || flat[i].Rate != r {
+				t.Fatalf("class row %s/%s does not match class rate %d", row.Goal, row.Class, i)
+			}
+			i++
+		}
+	}
+	if i != len(flat) {
+		t.Errorf("class rows hold %d rates; ClassRates has %d", i, len(flat))
+	}
 	// A paired comparison's margins are the per-variant class counts.
 	rates := map[[3]string]stats.Rate{}
 	for _, cr := range res.ClassRates() {

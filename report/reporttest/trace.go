@@ -3,6 +3,7 @@ package reporttest
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/herd-sh/herd/report"
 )
@@ -69,7 +70,7 @@ func (w *world) trace(a agent, variant string, ci int) report.Trace {
 func (w *world) scores(a agent, variant string, goal goalSpec, chosen string) []report.ToolScore {
 	tools := []string{chosen}
 	for _, t := range []string{goal.meant, "delete_contact", "update_contact"} {
-		if !contains(tools, t) {
+		if !slices.Contains(tools, t) {
 			tools = append(tools, t)
 		}
 	}
@@ -91,12 +92,3 @@ func (w *world) scores(a agent, variant string, goal goalSpec, chosen string) []
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

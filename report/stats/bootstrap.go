@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -23,6 +24,17 @@ const DefaultResamples = 1000
 // pcgStream is the fixed second PCG word; the caller's seed picks the stream
 // state, so the same seed always gives the same interval.
 const pcgStream = 0x6865726473746174 // "herdstat"
+
+// Quantile is the nearest-rank q-quantile of the sample described by bars:
+// the estimate BootstrapQuantile returns, without an interval. Bad input is
+// treated as there (an empty sample gives 0).
+func Quantile(bars []Bar, q float64) float64 {
+	h := newSampleHist(bars)
+	if h.n == 0 {
+		return 0
+	}
+	return h.valueAtRank(h.rankFor(q))
+}
 
 // BootstrapQuantile returns the q-quantile of the sample described by bars and
 // a percentile-bootstrap interval for it at confidence conf, from `resamples`
@@ -77,7 +89,7 @@ func newSampleHist(bars []Bar) sampleHist {
 			clean = append(clean, b)
 		}
 	}
-	slices.SortFunc(clean, func(x, y Bar) int { return cmpFloat(x.Value, y.Value) })
+	slices.SortFunc(clean, func(x, y Bar) int { return cmp.Compare(x.Value, y.Value) }) // no NaN left
 	var h sampleHist
 	for _, b := range clean {
 		if k := len(h.values); k > 0 && h.values[k-1] == b.Value {
@@ -90,16 +102,6 @@ func newSampleHist(bars []Bar) sampleHist {
 		h.n += b.Count
 	}
 	return h
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // rankFor is the 1-based nearest rank ceil(q·n), kept within [1, n].

@@ -41,6 +41,9 @@ func TestBootstrapQuantileEstimateIsNearestRank(t *testing.T) {
 		if got, _ := BootstrapQuantile(bars, c.q, 50, 1, 0.95); got != c.want {
 			t.Errorf("q=%v: estimate %v, want %v", c.q, got, c.want)
 		}
+		if got := Quantile(bars, c.q); got != c.want {
+			t.Errorf("q=%v: Quantile %v, want %v", c.q, got, c.want)
+		}
 	}
 }
 
@@ -147,6 +150,9 @@ func TestBootstrapQuantileMillionObservations(t *testing.T) {
 func TestBootstrapQuantileBadInput(t *testing.T) {
 	if est, ci := BootstrapQuantile(nil, 0.5, 100, 1, 0.95); est != 0 || ci != (Interval{}) {
 		t.Errorf("empty: %v %+v", est, ci)
+	}
+	if q := Quantile([]Bar{{5, 0}, {math.NaN(), 3}}, 0.5); q != 0 {
+		t.Errorf("Quantile of no usable bar: %v, want 0", q)
 	}
 	if est, ci := BootstrapQuantile([]Bar{{5, 0}, {7, -2}}, 0.5, 100, 1, 0.95); est != 0 || ci != (Interval{}) {
 		t.Errorf("no positive counts: %v %+v", est, ci)

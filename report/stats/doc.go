@@ -3,7 +3,7 @@
 // intervals on latency percentiles, and the sample-size floor below which a
 // report refuses to decide. Every function is deterministic and pure; none
 // panics on bad input (nonsense is clamped or answered with the widest honest
-// interval, and CheckCount/CheckConf exist to report it as an error).
+// interval, and CheckCount exists to report bad counts as an error).
 //
 // Wilson (and NewRate) use the Wilson score interval. Agent failure rates
 // are often near 0 (destroyed data, double refunds), where the textbook Wald

@@ -16,28 +16,18 @@ func (iv Interval) Contains(x float64) bool { return iv.Lo <= x && x <= iv.Hi }
 // Width is Hi - Lo.
 func (iv Interval) Width() float64 { return iv.Hi - iv.Lo }
 
-// CheckConf returns an error unless conf is a usable confidence level, strictly
-// between 0 and 1. The interval functions never panic on a bad level (they
-// return the widest possible interval instead), so callers that take the level
-// from a user should check it here first to report the mistake.
-func CheckConf(conf float64) error {
-	if !validConf(conf) {
-		return fmt.Errorf("stats: confidence level %v must be strictly between 0 and 1 (e.g. 0.95)", conf)
-	}
-	return nil
-}
-
-// CheckCount returns an error unless 0 <= k <= n, naming the offending values.
-// The interval functions clamp such input rather than panic; use this at the
-// boundary where counts come from outside.
+// CheckCount returns an error unless 0 <= k <= n: k of n is a count out of
+// a total (episodes that recovered of faults injected, say). The interval
+// functions clamp such input rather than fail; a reader of counts from
+// outside (a results file) checks them here to report the mistake.
 func CheckCount(k, n int) error {
 	switch {
 	case n < 0:
-		return fmt.Errorf("stats: trial count n=%d is negative", n)
+		return fmt.Errorf("total %d is negative", n)
 	case k < 0:
-		return fmt.Errorf("stats: success count k=%d is negative", k)
+		return fmt.Errorf("count %d is negative", k)
 	case k > n:
-		return fmt.Errorf("stats: success count k=%d exceeds trial count n=%d", k, n)
+		return fmt.Errorf("count %d exceeds its total %d", k, n)
 	}
 	return nil
 }

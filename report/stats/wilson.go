@@ -6,8 +6,8 @@ import "math"
 // confidence conf (e.g. 0.95).
 //
 // n==0 → {0,1}: with no trials nothing is known about the rate. Counts outside
-// 0<=k<=n are clamped and an invalid conf (not strictly inside (0,1)) yields
-// {0,1}; see CheckCount and CheckConf for reporting such input as an error.
+// 0<=k<=n are clamped (see CheckCount for reporting them as an error) and an
+// invalid conf (not strictly inside (0,1)) yields {0,1}.
 func Wilson(k, n int, conf float64) Interval {
 	k, n = clampCount(k, n)
 	if n == 0 || !validConf(conf) {

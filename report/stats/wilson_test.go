@@ -97,12 +97,17 @@ func TestNewRate(t *testing.T) {
 	}
 }
 
-func TestChecks(t *testing.T) {
-	if CheckConf(0.95) != nil || CheckConf(1) == nil || CheckConf(math.NaN()) == nil {
-		t.Error("CheckConf accepts/rejects the wrong levels")
+func TestCheckCount(t *testing.T) {
+	if CheckCount(3, 10) != nil || CheckCount(0, 0) != nil || CheckCount(10, 10) != nil {
+		t.Error("CheckCount rejects a valid count")
 	}
-	if CheckCount(3, 10) != nil || CheckCount(11, 10) == nil || CheckCount(-1, 10) == nil || CheckCount(0, -1) == nil {
-		t.Error("CheckCount accepts/rejects the wrong counts")
+	for _, c := range []struct {
+		k, n int
+		want string
+	}{{11, 10, "count 11 exceeds its total 10"}, {-1, 10, "count -1 is negative"}, {0, -1, "total -1 is negative"}} {
+		if err := CheckCount(c.k, c.n); err == nil || err.Error() != c.want {
+			t.Errorf("CheckCount(%d, %d) = %v; want %q", c.k, c.n, err, c.want)
+		}
 	}
 }
 
