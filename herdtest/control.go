@@ -3,25 +3,17 @@ package herdtest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/serve"
+	"github.com/herd-sh/herd/swarm/target"
 )
 
 // requestTimeout bounds one control-plane request: the control plane
 // answers from memory, so a slow answer means a stuck server.
 const requestTimeout = 10 * time.Second
-
-// maxControlAnswer bounds what the client reads from one answer (a world's
-// state is a few hundred kilobytes).
-const maxControlAnswer = 256 << 20
 
 // Latest names the newest session: the one the agent under test opened
 // last (for an in-process world, its one session).
@@ -34,30 +26,37 @@ type Control struct {
 	backend controlBackend
 }
 
-// controlBackend is what differs between a served and an in-process world.
-// Every method returns the bytes the control plane would: canonical state
-// JSON, NDJSON journal.
+// controlBackend is what differs between a served and an in-process world:
+// a served world's is the control plane's client (target.Control), an
+// in-process world answers the same questions from its one session. Every
+// method returns the bytes the control plane would: canonical state JSON,
+// NDJSON journal.
 type controlBackend interface {
-	sessions(ctx context.Context) ([]serve.SessionInfo, error)
-	state(ctx context.Context, session string) ([]byte, error)
-	journal(ctx context.Context, session string) ([]byte, error)
-	violations(ctx context.Context, session string) ([]engine.Violation, error)
-	reset(ctx context.Context, session string, seed *uint64) error
-	setFaults(ctx context.Context, profile string) error
+	Sessions(ctx context.Context) ([]serve.SessionInfo, error)
+	State(ctx context.Context, session string) ([]byte, error)
+	Journal(ctx context.Context, session string) ([]byte, error)
+	Invariants(ctx context.Context, session string) ([]engine.Violation, error)
+	ResetSeed(ctx context.Context, session string, seed uint64) error
+	SetFaults(ctx context.Context, profile string) error
 }
+
+var (
+	_ controlBackend = (*target.Control)(nil)
+	_ controlBackend = (*localWorld)(nil)
+)
 
 // Sessions lists the world's sessions, oldest first.
 func (c *Control) Sessions() ([]serve.SessionInfo, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	return c.backend.sessions(ctx)
+	return c.backend.Sessions(ctx)
 }
 
 // State reads a session's records ("latest" for the newest session).
 func (c *Control) State(session string) (*State, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	b, err := c.backend.state(ctx, session)
+	b, err := c.backend.State(ctx, session)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +67,7 @@ func (c *Control) State(session string) (*State, error) {
 func (c *Control) Journal(session string) ([]JournalEntry, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	b, err := c.backend.journal(ctx, session)
+	b, err := c.backend.Journal(ctx, session)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +78,7 @@ func (c *Control) Journal(session string) ([]JournalEntry, error) {
 func (c *Control) Violations(session string) ([]engine.Violation, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	return c.backend.violations(ctx, session)
+	return c.backend.Invariants(ctx, session)
 }
 
 // Reset puts every session back on the records of seed, with an empty
@@ -89,12 +88,12 @@ func (c *Control) Violations(session string) ([]engine.Violation, error) {
 func (c *Control) Reset(seed uint64) error {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	list, err := c.backend.sessions(ctx)
+	list, err := c.backend.Sessions(ctx)
 	if err != nil {
 		return err
 	}
 	for _, s := range list {
-		if err := c.backend.reset(ctx, s.ID, &seed); err != nil {
+		if err := c.backend.ResetSeed(ctx, s.ID, seed); err != nil {
 			return err
 		}
 	}
@@ -105,7 +104,7 @@ func (c *Control) Reset(seed uint64) error {
 func (c *Control) ResetSession(session string, seed uint64) error {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	return c.backend.reset(ctx, session, &seed)
+	return c.backend.ResetSeed(ctx, session, seed)
 }
 
 // SetFaults switches the fault profile of every session (and, when
@@ -113,107 +112,7 @@ func (c *Control) ResetSession(session string, seed uint64) error {
 func (c *Control) SetFaults(profile string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	return c.backend.setFaults(ctx, profile)
-}
-
-// httpControl is a served world's control plane, over HTTP.
-type httpControl struct {
-	base string // http://127.0.0.1:PORT
-	hc   *http.Client
-}
-
-func newHTTPControl(base string) *httpControl {
-	return &httpControl{base: base, hc: &http.Client{Timeout: requestTimeout}}
-}
-
-// do sends one request and returns the body of a 2xx answer; any other
-// answer is an error carrying the control plane's message.
-func (h *httpControl) do(ctx context.Context, method, path string, body any) ([]byte, error) {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return nil, err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, h.base+path, rd)
-	if err != nil {
-		return nil, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := h.hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("control plane: %w", err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxControlAnswer))
-	if err != nil {
-		return nil, fmt.Errorf("control plane: %s %s: reading the answer: %w", method, path, err)
-	}
-	if resp.StatusCode/100 != 2 {
-		var e struct {
-			Error string `json:"error"`
-		}
-		msg := strings.TrimSpace(string(data))
-		if json.Unmarshal(data, &e) == nil && e.Error != "" {
-			msg = e.Error
-		}
-		return nil, fmt.Errorf("control plane: %s %s: %s: %s", method, path, resp.Status, msg)
-	}
-	return data, nil
-}
-
-func sessionPath(session, rest string) string {
-	return "/control/sessions/" + url.PathEscape(session) + rest
-}
-
-func (h *httpControl) sessions(ctx context.Context) ([]serve.SessionInfo, error) {
-	b, err := h.do(ctx, http.MethodGet, "/control/sessions", nil)
-	if err != nil {
-		return nil, err
-	}
-	var list struct {
-		Sessions []serve.SessionInfo `json:"sessions"`
-	}
-	if err := json.Unmarshal(b, &list); err != nil {
-		return nil, fmt.Errorf("control plane: GET /control/sessions: %w", err)
-	}
-	return list.Sessions, nil
-}
-
-func (h *httpControl) state(ctx context.Context, session string) ([]byte, error) {
-	return h.do(ctx, http.MethodGet, sessionPath(session, "/state"), nil)
-}
-
-func (h *httpControl) journal(ctx context.Context, session string) ([]byte, error) {
-	return h.do(ctx, http.MethodGet, sessionPath(session, "/journal"), nil)
-}
-
-func (h *httpControl) violations(ctx context.Context, session string) ([]engine.Violation, error) {
-	b, err := h.do(ctx, http.MethodGet, sessionPath(session, "/invariants"), nil)
-	if err != nil {
-		return nil, err
-	}
-	var v struct {
-		Violations []engine.Violation `json:"violations"`
-	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return nil, fmt.Errorf("control plane: invariants of %s: %w", session, err)
-	}
-	return v.Violations, nil
-}
-
-func (h *httpControl) reset(ctx context.Context, session string, seed *uint64) error {
-	_, err := h.do(ctx, http.MethodPost, sessionPath(session, "/reset"), map[string]any{"seed": seed})
-	return err
-}
-
-func (h *httpControl) setFaults(ctx context.Context, profile string) error {
-	_, err := h.do(ctx, http.MethodPost, "/control/faults", map[string]string{"profile": profile})
-	return err
+	return c.backend.SetFaults(ctx, profile)
 }
 
 // The in-process world answers the same questions from its one session.
@@ -225,7 +124,7 @@ func (l *localWorld) check(session string) error {
 	return nil
 }
 
-func (l *localWorld) sessions(context.Context) ([]serve.SessionInfo, error) {
+func (l *localWorld) Sessions(context.Context) ([]serve.SessionInfo, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return []serve.SessionInfo{{
@@ -234,7 +133,7 @@ func (l *localWorld) sessions(context.Context) ([]serve.SessionInfo, error) {
 	}}, nil
 }
 
-func (l *localWorld) state(_ context.Context, session string) ([]byte, error) {
+func (l *localWorld) State(_ context.Context, session string) ([]byte, error) {
 	if err := l.check(session); err != nil {
 		return nil, err
 	}
@@ -243,7 +142,7 @@ func (l *localWorld) state(_ context.Context, session string) ([]byte, error) {
 	return l.sess.StateJSON(), nil
 }
 
-func (l *localWorld) journal(_ context.Context, session string) ([]byte, error) {
+func (l *localWorld) Journal(_ context.Context, session string) ([]byte, error) {
 	if err := l.check(session); err != nil {
 		return nil, err
 	}
@@ -254,7 +153,7 @@ func (l *localWorld) journal(_ context.Context, session string) ([]byte, error) 
 	return b.Bytes(), err
 }
 
-func (l *localWorld) violations(_ context.Context, session string) ([]engine.Violation, error) {
+func (l *localWorld) Invariants(_ context.Context, session string) ([]engine.Violation, error) {
 	if err := l.check(session); err != nil {
 		return nil, err
 	}
@@ -263,33 +162,30 @@ func (l *localWorld) violations(_ context.Context, session string) ([]engine.Vio
 	return l.sess.CheckInvariants()
 }
 
-func (l *localWorld) reset(_ context.Context, session string, seed *uint64) error {
+func (l *localWorld) ResetSeed(_ context.Context, session string, seed uint64) error {
 	if err := l.check(session); err != nil {
 		return err
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	base := l.base
-	if seed != nil && *seed != base.Seed() {
-		b, err := l.world.Seed(*seed)
+	if seed != l.base.Seed() {
+		base, err := l.world.Seed(seed)
 		if err != nil {
 			return err
 		}
-		base = b
+		l.base = base
 	}
-	l.base = base
-	l.sess = base.NewSession(localKey, l.sess.Profile())
+	l.sess = l.base.NewSession(localKey, l.sess.Profile())
 	return nil
 }
 
-func (l *localWorld) setFaults(_ context.Context, profile string) error {
+func (l *localWorld) SetFaults(_ context.Context, profile string) error {
 	p := l.world.Profile(profile)
 	if p == nil {
 		return fmt.Errorf("world %s has no fault profile %q (it has %s)", l.world.Name, profile, profileNames(l.world))
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.profile = p
 	l.sess.SetProfile(p)
 	return nil
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/serve"
+	"github.com/herd-sh/herd/swarm/target"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -150,7 +151,8 @@ func (w *World) serve(t testing.TB, o options, seed uint64) error {
 	})
 	w.server = srv
 	w.baseURL = "http://" + ln.Addr().String()
-	w.control = &Control{world: w.world, backend: newHTTPControl(w.baseURL)}
+	// Each request is bounded by its context (requestTimeout).
+	w.control = &Control{world: w.world, backend: target.NewControl(w.ControlURL(), &http.Client{})}
 	return nil
 }
 
@@ -214,8 +216,7 @@ type localWorld struct {
 	mu      sync.Mutex
 	world   *engine.World
 	base    *engine.Base
-	profile *engine.FaultProfile
-	sess    *engine.Session
+	sess    *engine.Session // its fault profile is the world's current one
 	created time.Time
 }
 
@@ -228,7 +229,7 @@ const localKey = 1
 const LocalSession = "local"
 
 func newLocalWorld(base *engine.Base, profile *engine.FaultProfile) *localWorld {
-	return &localWorld{world: base.World(), base: base, profile: profile, sess: base.NewSession(localKey, profile), created: time.Now()}
+	return &localWorld{world: base.World(), base: base, sess: base.NewSession(localKey, profile), created: time.Now()}
 }
 
 func (l *localWorld) call(tool string, args map[string]any) engine.Result {

@@ -211,7 +211,11 @@ func (a *Aggregator) addFaults(v int, o *personas.Outcome) {
 		return
 	}
 	K := max(len(l.kinds), 1)
-	seen := make(map[[2]int]bool, len(o.Faults))
+	// The cells this episode has already met. An episode meets a handful of
+	// faults, so a scan of a stack array does what a map would without an
+	// allocation per episode (this runs for every episode of a run).
+	var seenCells [8]int
+	seen := seenCells[:0]
 	for _, f := range o.Faults {
 		ti, ok1 := l.tools[f.Tool]
 		ki, ok2 := l.kindIdx[f.Kind]
@@ -220,10 +224,10 @@ func (a *Aggregator) addFaults(v int, o *personas.Outcome) {
 		}
 		base := ((v*len(l.world.Tools)+ti)*K + ki) * 3
 		a.faults[base]++
-		if seen[[2]int{ti, ki}] {
+		if slices.Contains(seen, base) {
 			continue
 		}
-		seen[[2]int{ti, ki}] = true
+		seen = append(seen, base)
 		if o.Recovered {
 			a.faults[base+1]++
 		}
@@ -270,10 +274,15 @@ func (a *Aggregator) addFlip(goal, pair int, f report.Flip) {
 	s.n++
 	s.maxAgent = max(s.maxAgent, f.Agent)
 	if len(a.flips) > 4*report.FlipsPerPair*len(a.flipMax) {
-		r := report.Results{Flipped: a.flips}
-		r.Normalize()
-		a.flips = r.Flipped
+		a.compactFlips()
 	}
+}
+
+// compactFlips cuts the flipped-agent sample back to its bound.
+func (a *Aggregator) compactFlips() {
+	r := report.Results{Flipped: a.flips}
+	r.Normalize()
+	a.flips = r.Flipped
 }
 
 // Merge adds another aggregator of the same run into a.
@@ -287,9 +296,7 @@ func (a *Aggregator) Merge(b *Aggregator) {
 	a.traces = append(a.traces, b.traces...)
 	a.flips = append(a.flips, b.flips...)
 	a.compactTraces()
-	r := report.Results{Flipped: a.flips}
-	r.Normalize()
-	a.flips = r.Flipped
+	a.compactFlips()
 }
 
 func addInto(dst, src []int) {

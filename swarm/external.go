@@ -8,9 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -101,7 +100,7 @@ func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) 
 			out.Skipped = append(out.Skipped, t.Name)
 		}
 	}
-	slices.SortFunc(tools, func(a, b *mcp.Tool) int { return compareStrings(a.Name, b.Name) })
+	slices.SortFunc(tools, byName)
 	if len(tools) == 0 {
 		return nil, fmt.Errorf("%s: no tool the swarm may call (%d tools, none read-only; --allow-writes lets it call the others)", cfg.Target.Name(), len(cfg.Tools))
 	}
@@ -110,9 +109,7 @@ func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) 
 		return nil, err
 	}
 	inFlight := max(cfg.Load.MaxInFlight, 1)
-	meter := newCallMeter()
-	started := time.Now()
-	sampler := startSampler(meter, started)
+	ms := startMeasure()
 	broken, stop := inflightContext(ctx)
 	defer stop(nil)
 
@@ -123,7 +120,7 @@ func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) 
 	for k := range inFlight {
 		slots <- k
 	}
-	progress := (&Plan{cfg: Config{Progress: cfg.Progress, ProgressEvery: cfg.ProgressEvery}, total: cfg.Agents}).startProgress(&done)
+	progress := startProgress(cfg.Progress, cfg.ProgressEvery, cfg.Agents, &done)
 	n, last := schedule(ctx, broken, cfg.Load, slots, cfg.Agents, func(i int, slot int) {
 		wg.Add(1)
 		go func() {
@@ -134,7 +131,7 @@ func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) 
 			if assign.Persona(i) == 1 {
 				persona = PersonaAdversary
 			}
-			tr, ok := externalEpisode(broken, cfg, tool, persona, i, meter)
+			tr, ok := externalEpisode(broken, cfg, tool, persona, i, ms.meter)
 			if !ok {
 				return // cut short by the run stopping: no outcome
 			}
@@ -147,9 +144,7 @@ func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) 
 	})
 	wg.Wait()
 	progress()
-	samples := sampler.finish()
-	secs := time.Since(started).Seconds()
-	out.Stats = LoadStats{Planned: cfg.Agents, Started: n, StartWindow: last, Seconds: secs, Calls: meter.Calls(), Classes: meter.classCounts()}
+	out.Stats = ms.stop(cfg.Agents, n, last)
 	if cause := context.Cause(broken); cause != nil && broken.Err() != nil {
 		out.Unusable = cause.Error()
 	}
@@ -182,30 +177,16 @@ func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) 
 	}
 	res.Traces = agg.traces
 	res.Partial = n < cfg.Agents && (ctx.Err() != nil || out.Unusable != "")
-	host, _ := os.Hostname()
-	res.Timing = &report.Timing{
-		Started: started.UTC().Format(time.RFC3339), Seconds: secs,
-		EpisodesPerSec: float64(res.Episodes) / max(secs, 1e-9), Workers: inFlight,
-		GOMAXPROCS: runtime.GOMAXPROCS(0), Host: host,
-		Latency: meter.histograms(), InFlight: samples, Calls: callClasses(out.Stats.Classes),
-	}
+	res.Timing = ms.timing(out.Stats, res.Episodes, inFlight)
 	res.Normalize()
-	if out.Unusable == "" && meter.Calls() > 0 && allMalformed(res) {
+	if out.Unusable == "" && out.Stats.Calls > 0 && allMalformed(res) {
 		out.Unusable = "every answer to a valid call was malformed"
 	}
 	out.Results = res
 	return out, nil
 }
 
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+func byName(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) }
 
 func severityOf(class string) string {
 	for _, c := range externalClasses {
@@ -237,7 +218,7 @@ func allMalformed(r *report.Results) bool {
 // same tools, descriptions, schemas and annotations.
 func toolsHash(tools []*mcp.Tool) string {
 	sorted := slices.Clone(tools)
-	slices.SortFunc(sorted, func(a, b *mcp.Tool) int { return compareStrings(a.Name, b.Name) })
+	slices.SortFunc(sorted, byName)
 	b, _ := json.Marshal(sorted)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
@@ -319,19 +300,30 @@ func externalEpisode(ctx context.Context, cfg ExternalConfig, tool *mcp.Tool, pe
 	return finish(class2, text2, "verify", args)
 }
 
+// judgeNoAnswer classifies a call that got no usable answer: class ""
+// when the run cut it short. ok is false when an answer came (a result, a
+// tool error or a protocol error): the caller judges it.
+func judgeNoAnswer(c target.ExternalCall) (class, text string, ok bool) {
+	switch c.Class {
+	case target.ClassCancelled:
+		return "", "", true
+	case target.ClassTransport:
+		return "crashed", "transport: " + errText(c.Err), true
+	case target.ClassTimeout:
+		return "hung", "timeout: " + errText(c.Err), true
+	case target.ClassMalformed:
+		return "malformed", "malformed: " + errText(c.Err), true
+	}
+	return "", "", false
+}
+
 // judgeValid classifies the answer to a schema-valid call ("" when the
 // run cut the call short).
 func judgeValid(c target.ExternalCall, tool *mcp.Tool) (class, text string) {
-	switch c.Class {
-	case target.ClassCancelled:
-		return "", ""
-	case target.ClassTransport:
-		return "crashed", "transport: " + errText(c.Err)
-	case target.ClassTimeout:
-		return "hung", "timeout: " + errText(c.Err)
-	case target.ClassMalformed:
-		return "malformed", "malformed: " + errText(c.Err)
-	case target.ClassProtocol:
+	if class, text, ok := judgeNoAnswer(c); ok {
+		return class, text
+	}
+	if c.Class == target.ClassProtocol {
 		return "protocol_error", "protocol error: " + errText(c.Err)
 	}
 	r := c.Result
@@ -349,15 +341,10 @@ func judgeValid(c target.ExternalCall, tool *mcp.Tool) (class, text string) {
 
 // judgeInvalid classifies the answer to a call the schema refuses.
 func judgeInvalid(c target.ExternalCall) (class, text string) {
+	if class, text, ok := judgeNoAnswer(c); ok {
+		return class, text
+	}
 	switch c.Class {
-	case target.ClassCancelled:
-		return "", ""
-	case target.ClassTransport:
-		return "crashed", "transport: " + errText(c.Err)
-	case target.ClassTimeout:
-		return "hung", "timeout: " + errText(c.Err)
-	case target.ClassMalformed:
-		return "malformed", "malformed: " + errText(c.Err)
 	case target.ClassProtocol:
 		// A JSON-RPC "invalid params" error with a message is a clear no.
 		if msg := errText(c.Err); msg != "" {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -106,20 +104,16 @@ func (p *Plan) LoadStats() LoadStats { return p.stats }
 // error: a crash after an hour of load must not lose the hour.
 func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
 	cfg := p.cfg
-	load := Load{}
+	load := Load{} // schedule starts an unpaced run without a pacer
 	if cfg.Load != nil {
 		load = *cfg.Load
-	}
-	if load.Pacer == nil {
-		load.Pacer = Unpaced{}
 	}
 	inFlight := load.MaxInFlight
 	if inFlight == 0 {
 		inFlight = cfg.Workers
 	}
-	meter := newCallMeter()
-	started := time.Now()
-	sampler := startSampler(meter, started)
+	ms := startMeasure()
+	meter := ms.meter
 
 	// Calls of agents already started are not cut by Ctrl-C (they end by
 	// themselves, within the per-call timeout); they are cut when the
@@ -173,7 +167,7 @@ func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
 			stopAgents(err)
 		}
 	}
-	stopProgress := p.startProgress(&done)
+	stopProgress := startProgress(cfg.Progress, cfg.ProgressEvery, p.total, &done)
 	shardAgents := agentsInShard(cfg.Agents, cfg.Shard)
 	n, lastStart := schedule(ctx, agentCtx, load, tokens, shardAgents, func(k int, _ struct{}) {
 		i := cfg.Shard.Index + k*cfg.Shard.Count
@@ -204,17 +198,20 @@ func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
 			done.Add(int64(len(cfg.Variants)))
 		}()
 	})
-	// No episode starts any more, so no reset will bring the journals of
-	// those waiting for one: read them.
+	// No agent starts any more. Once every token is back, every agent has
+	// made its last call (it is done, or awaits its journal), so no reset
+	// will bring the journals of those waiting for one: read them. Reading
+	// them sooner would take their connections from agents started but not
+	// yet connected, which would dial new ones.
+	for range inFlight {
+		<-tokens
+	}
 	for _, t := range cfg.Targets {
 		t.Drain(agentCtx)
 	}
 	wg.Wait()
 	stopProgress()
-	samples := sampler.finish()
-	secs := time.Since(started).Seconds()
-	p.stats = LoadStats{Planned: shardAgents, Started: n, StartWindow: lastStart, Seconds: secs,
-		Calls: meter.Calls(), Classes: meter.classCounts()}
+	p.stats = ms.stop(shardAgents, n, lastStart)
 	total := newAggregator(p.layout)
 	for _, w := range workers {
 		total.Merge(w.agg)
@@ -241,19 +238,38 @@ func (p *Plan) runRemote(ctx context.Context) (*report.Results, error) {
 			res.Run.Mix[k].Agents = perPersona[k]
 		}
 	}
-	host, _ := os.Hostname()
-	res.Timing = &report.Timing{
-		Started:        started.UTC().Format(time.RFC3339),
-		Seconds:        secs,
-		EpisodesPerSec: float64(total.Episodes()) / max(secs, 1e-9),
-		Workers:        inFlight,
-		GOMAXPROCS:     runtime.GOMAXPROCS(0),
-		Host:           host,
-		Latency:        meter.histograms(),
-		InFlight:       samples,
-		Calls:          callClasses(p.stats.Classes),
-	}
+	res.Timing = ms.timing(p.stats, total.Episodes(), inFlight)
 	return res, firstErr
+}
+
+// measure is what every run over a transport measures besides outcomes:
+// each call (the meter), the calls in flight over time, the wall time.
+type measure struct {
+	meter   *callMeter
+	sampler *inFlightSampler
+	started time.Time
+	samples []report.Sample // after stop
+}
+
+func startMeasure() *measure {
+	m, started := newCallMeter(), time.Now()
+	return &measure{meter: m, sampler: startSampler(m, started), started: started}
+}
+
+// stop ends the sampling and returns the run's figures: planned agents,
+// those started, and when the last one started.
+func (m *measure) stop(planned, started int, lastStart time.Duration) LoadStats {
+	m.samples = m.sampler.finish()
+	return LoadStats{Planned: planned, Started: started, StartWindow: lastStart,
+		Seconds: time.Since(m.started).Seconds(), Calls: m.meter.Calls(), Classes: m.meter.classCounts()}
+}
+
+// timing is the run's timing section (after stop): latency, calls in
+// flight and calls by class besides the wall time.
+func (m *measure) timing(st LoadStats, episodes, workers int) *report.Timing {
+	t := newTiming(m.started, st.Seconds, episodes, workers)
+	t.Latency, t.InFlight, t.Calls = m.meter.histograms(), m.samples, callClasses(st.Classes)
+	return t
 }
 
 // schedule starts agents 0 … n-1: each when the pacer says, once a slot
@@ -267,11 +283,15 @@ func schedule[S any](ctx, broken context.Context, load Load, slots chan S, n int
 		pacer = Unpaced{}
 	}
 	begin := time.Now()
-	var deadline <-chan time.Time
+	// One context for every reason to stop starting agents: Ctrl-C (ctx),
+	// a broken target (broken) and the end of the duration.
+	halt, end := context.WithCancel(ctx)
+	defer end()
+	defer context.AfterFunc(broken, end)()
 	if load.Duration > 0 {
-		t := time.NewTimer(load.Duration)
-		defer t.Stop()
-		deadline = t.C
+		var cancel context.CancelFunc
+		halt, cancel = context.WithTimeout(halt, load.Duration)
+		defer cancel()
 	}
 	wait := time.NewTimer(time.Hour)
 	wait.Stop()
@@ -285,25 +305,19 @@ func schedule[S any](ctx, broken context.Context, load Load, slots chan S, n int
 			wait.Reset(d)
 			select {
 			case <-wait.C:
-			case <-ctx.Done():
-				return started, last
-			case <-broken.Done():
-				return started, last
-			case <-deadline:
+			case <-halt.Done():
 				return started, last
 			}
 		}
 		var slot S
 		select {
 		case slot = <-slots:
-		case <-ctx.Done():
-			return started, last
-		case <-broken.Done():
-			return started, last
-		case <-deadline:
+		case <-halt.Done():
 			return started, last
 		}
-		if ctx.Err() != nil || broken.Err() != nil {
+		// Both may have been ready: a stop wins. broken is checked as well
+		// as halt, which learns of it a moment later.
+		if halt.Err() != nil || broken.Err() != nil {
 			slots <- slot
 			break
 		}

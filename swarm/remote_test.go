@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"testing"
@@ -62,14 +61,7 @@ func TestServedOutcomesEqualInProcess(t *testing.T) {
 			want := run(t, cfg)
 
 			servedTargets(t, &cfg, 4)
-			p, err := NewPlan(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := p.Run(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, got := runPlan(t, cfg)
 			if g, w := outcomeSections(t, got), outcomeSections(t, want); g != w {
 				t.Fatalf("over MCP:\n%s\nin-process:\n%s", g, w)
 			}
@@ -94,17 +86,17 @@ func TestPacedLoadOverServe(t *testing.T) {
 	cfg.Load = &Load{Pacer: ConstantPacer(rate, d), Duration: d, MaxInFlight: 8}
 	cfg.Agents = int(rate * d.Seconds())
 	servedTargets(t, &cfg, 8)
-	p, err := NewPlan(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := p.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, res := runPlan(t, cfg)
 	st := p.LoadStats()
 	t.Logf("started %d of %d, %.1f/s; %d calls, %.0f/s", st.Started, st.Planned, st.StartRate(), st.Calls, st.CallRate())
-	if st.Started < cfg.Agents-3 || math.Abs(st.StartRate()-rate) > 0.15*rate {
+	// The pacer must never start agents faster than asked. Whether eight
+	// slots can keep up with 40 episodes a second over MCP depends on the
+	// machine, and under the race detector on a busy one they cannot; the
+	// pacer's own precision is TestPacerAchievesRate's job.
+	if st.StartRate() > 1.15*rate || st.Started == 0 {
+		t.Errorf("started %d agents at %.1f/s, want at most %g/s", st.Started, st.StartRate(), rate)
+	}
+	if !raceDetector && (st.Started < cfg.Agents-3 || math.Abs(st.StartRate()-rate) > 0.15*rate) {
 		t.Errorf("started %d agents at %.1f/s, want about %d at %g/s", st.Started, st.StartRate(), cfg.Agents, rate)
 	}
 	if res.Run.Agents != st.Started || res.Episodes != st.Started {

@@ -215,8 +215,7 @@ func (p *Plan) Run(ctx context.Context) (*report.Results, error) {
 	}
 	cfg := p.cfg
 	started := time.Now()
-	type chunk struct{ from, to int } // agent indices within the shard's sequence
-	const chunkSize = 256
+	const chunkSize = 256 // agents a worker takes at once: one atomic add each
 	var next atomic.Int64
 	var done atomic.Int64
 	shardAgents := agentsInShard(cfg.Agents, cfg.Shard)
@@ -250,7 +249,7 @@ func (p *Plan) Run(ctx context.Context) (*report.Results, error) {
 			}
 		}()
 	}
-	stopProgress := p.startProgress(&done)
+	stopProgress := startProgress(cfg.Progress, cfg.ProgressEvery, p.total, &done)
 	wg.Wait()
 	stopProgress()
 	for _, err := range errs {
@@ -264,17 +263,22 @@ func (p *Plan) Run(ctx context.Context) (*report.Results, error) {
 	}
 	res := p.results(total)
 	res.Partial = ctx.Err() != nil && total.Episodes() < p.total
-	secs := time.Since(started).Seconds()
+	res.Timing = newTiming(started, time.Since(started).Seconds(), total.Episodes(), cfg.Workers)
+	return res, nil
+}
+
+// newTiming is the timing section of a run that began at started, took
+// secs and counted episodes, workers at a time.
+func newTiming(started time.Time, secs float64, episodes, workers int) *report.Timing {
 	host, _ := os.Hostname()
-	res.Timing = &report.Timing{
+	return &report.Timing{
 		Started:        started.UTC().Format(time.RFC3339),
 		Seconds:        secs,
-		EpisodesPerSec: float64(total.Episodes()) / max(secs, 1e-9),
-		Workers:        cfg.Workers,
+		EpisodesPerSec: float64(episodes) / max(secs, 1e-9),
+		Workers:        workers,
 		GOMAXPROCS:     runtime.GOMAXPROCS(0),
 		Host:           host,
 	}
-	return res, nil
 }
 
 // Skeleton is the results document of the plan before anything ran: the

@@ -12,6 +12,19 @@ import (
 // schema is a JSON Schema as a tool list carries it (decoded JSON).
 type schema = map[string]any
 
+// Limits on what a schema can ask for. The schema comes from the server
+// under test, which may ask for anything — a minItems of ten million, a
+// negative maxLength, integer bounds past int64 — and must get a bounded
+// value, never a panic.
+const (
+	maxStringLen  = 10_000
+	maxArrayItems = 100
+	// maxExactInt is the largest integer a JSON number holds exactly
+	// (2^53); integer bounds are clamped to ±maxExactInt, so that the
+	// span between them fits an int64.
+	maxExactInt = 1 << 53
+)
+
 // toSchema reads a tool's input schema, whatever Go shape the SDK gave it.
 func toSchema(v any) schema {
 	if m, ok := v.(map[string]any); ok {
@@ -127,6 +140,7 @@ func validValue(s schema, rng *rand.Rand, boundary bool, depth int) any {
 	case "array":
 		items, _ := s["items"].(map[string]any)
 		lo, _ := number(s["minItems"])
+		lo = min(max(lo, 0), maxArrayItems)
 		hi := 3.0
 		if m, ok := number(s["maxItems"]); ok {
 			hi = min(hi, m)
@@ -180,7 +194,8 @@ func bounds(s schema, integer bool) (lo, hi float64) {
 		lo = hi - 100
 	}
 	if integer {
-		lo, hi = math.Ceil(lo), math.Floor(hi)
+		lo = min(max(math.Ceil(lo), -maxExactInt), maxExactInt)
+		hi = min(max(math.Floor(hi), -maxExactInt), maxExactInt)
 	}
 	if hi < lo {
 		hi = lo
@@ -219,19 +234,15 @@ func validString(s schema, rng *rand.Rand, boundary bool) string {
 	if rng.IntN(2) == 0 {
 		w += " " + words[rng.IntN(len(words))]
 	}
-	n := len(w)
+	n := float64(len(w))
 	if boundary && (hasLo || hasHi) {
-		n = int(pick2(rng, lo, hi))
+		n = pick2(rng, lo, hi)
 	}
-	n = max(n, int(lo))
-	n = min(n, int(hi))
-	if n > 10_000 {
-		n = 10_000
+	k := int(max(min(max(n, lo), hi, maxStringLen), 0))
+	if k > len(w) {
+		w += strings.Repeat("x", k-len(w))
 	}
-	for len(w) < n {
-		w += "x"
-	}
-	return w[:n]
+	return w[:k]
 }
 
 // mutation is one way to make a tool's arguments invalid by its schema.
@@ -269,7 +280,7 @@ func invalidArgs(s schema, rng *rand.Rand) (args map[string]any, how string, ok 
 		if v, ok := number(ps["maximum"]); ok {
 			ms = append(ms, mutation{n + " above its maximum", func(_ schema, a map[string]any, _ *rand.Rand) { a[n] = v + 1 }})
 		}
-		if v, ok := number(ps["maxLength"]); ok && v < 5000 {
+		if v, ok := number(ps["maxLength"]); ok && v >= 0 && v < 5000 {
 			ms = append(ms, mutation{n + " longer than its maxLength", func(_ schema, a map[string]any, _ *rand.Rand) {
 				a[n] = strings.Repeat("x", int(v)+1)
 			}})

@@ -86,8 +86,10 @@ func TestInvalidArgs(t *testing.T) {
 		case strings.Contains(how, "below its minimum"):
 			broken = a["n"].(float64) < 3
 		case strings.Contains(how, "above its maximum"):
-			v, _ := number(a[strings.Fields(how)[0]])
-			broken = v > 1
+			p := strings.Fields(how)[0]
+			v, _ := number(a[p])
+			limit, _ := number(testSchema["properties"].(map[string]any)[p].(map[string]any)["maximum"])
+			broken = v > limit
 		case strings.Contains(how, "not in its enum"):
 			broken = a["mode"] != "fast" && a["mode"] != "slow"
 		case strings.Contains(how, "longer than"):
@@ -102,5 +104,50 @@ func TestInvalidArgs(t *testing.T) {
 	}
 	if _, _, ok := invalidArgs(map[string]any{"type": "object"}, rng); ok {
 		t.Error("a schema that refuses nothing got a mutation")
+	}
+}
+
+// A schema comes from the server under test and may ask for anything: the
+// arguments made from it stay bounded, and nothing panics.
+func TestArgsFromHostileSchemas(t *testing.T) {
+	prop := func(p map[string]any) map[string]any {
+		return map[string]any{"type": "object", "properties": map[string]any{"x": p}, "required": []any{"x"}}
+	}
+	for name, s := range map[string]map[string]any{
+		"int64 bounds":      prop(map[string]any{"type": "integer", "minimum": -9.2e18, "maximum": 9.2e18}),
+		"huge int bounds":   prop(map[string]any{"type": "integer", "minimum": -1e300, "maximum": 1e300}),
+		"negative lengths":  prop(map[string]any{"type": "string", "minLength": -5.0, "maxLength": -3.0}),
+		"huge minLength":    prop(map[string]any{"type": "string", "minLength": 1e12}),
+		"huge minItems":     prop(map[string]any{"type": "array", "minItems": 1e12}),
+		"negative minItems": prop(map[string]any{"type": "array", "minItems": -1e9, "maxItems": 3.0}),
+	} {
+		rng := rand.New(rand.NewPCG(5, 6))
+		for i := range 50 {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("%s: panic: %v", name, r)
+					}
+				}()
+				a := validArgs(s, rng, i%2 == 0)
+				switch x := a["x"].(type) {
+				case int64:
+					if x < -maxExactInt || x > maxExactInt {
+						t.Fatalf("%s: integer %d past ±2^53", name, x)
+					}
+				case string:
+					if len(x) > maxStringLen {
+						t.Fatalf("%s: a string of %d bytes", name, len(x))
+					}
+				case []any:
+					if len(x) > maxArrayItems {
+						t.Fatalf("%s: an array of %d items", name, len(x))
+					}
+				default:
+					t.Fatalf("%s: x = %v (%T)", name, a["x"], a["x"])
+				}
+				invalidArgs(s, rng)
+			}()
+		}
 	}
 }

@@ -3,6 +3,7 @@ package swarm
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/herd-sh/herd/personas"
@@ -26,6 +27,14 @@ func testConfig(t testing.TB, world string, agents int, variants ...string) Conf
 
 func run(t testing.TB, cfg Config) *report.Results {
 	t.Helper()
+	_, res := runPlan(t, cfg)
+	return res
+}
+
+// runPlan runs cfg to the end and returns the plan too, for what it
+// measured (LoadStats).
+func runPlan(t testing.TB, cfg Config) (*Plan, *report.Results) {
+	t.Helper()
 	p, err := NewPlan(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +43,7 @@ func run(t testing.TB, cfg Config) *report.Results {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res
+	return p, res
 }
 
 // The deterministic section must not depend on the worker count, on
@@ -130,21 +139,26 @@ func TestCancelledRunIsPartialAndConsistent(t *testing.T) {
 	}
 }
 
+// A bad configuration is refused with an error naming the flag to fix.
 func TestPlanRefusesBadConfig(t *testing.T) {
 	base := testConfig(t, "mock:crm", 10)
-	for name, mut := range map[string]func(*Config){
-		"zero agents":  func(c *Config) { c.Agents = 0 },
-		"too many":     func(c *Config) { c.Agents = MaxAgents + 1 },
-		"bad shard":    func(c *Config) { c.Shard = Shard{5, 4} },
-		"bad variant":  func(c *Config) { c.Variants = []string{"nope"} },
-		"no personas":  func(c *Config) { c.Mix = nil },
-		"bad workers":  func(c *Config) { c.Workers = -1 },
-		"zero weights": func(c *Config) { c.Mix = []MixEntry{{Persona: c.Mix[0].Persona, Weight: 0}} },
+	for _, c := range []struct {
+		name, flag string
+		mut        func(*Config)
+	}{
+		{"zero agents", "--agents", func(c *Config) { c.Agents = 0 }},
+		{"too many", "--agents", func(c *Config) { c.Agents = MaxAgents + 1 }},
+		{"bad shard", "--shard", func(c *Config) { c.Shard = Shard{5, 4} }},
+		{"bad variant", "--variant", func(c *Config) { c.Variants = []string{"nope"} }},
+		{"no personas", "--mix", func(c *Config) { c.Mix = nil }},
+		{"bad workers", "--workers", func(c *Config) { c.Workers = -1 }},
+		{"zero weights", "--mix", func(c *Config) { c.Mix = []MixEntry{{Persona: c.Mix[0].Persona, Weight: 0}} }},
+		{"load in-process", "--rate", func(c *Config) { c.Load = &Load{} }},
 	} {
-		c := base
-		mut(&c)
-		if _, err := NewPlan(c); err == nil {
-			t.Errorf("%s: accepted", name)
+		cfg := base
+		c.mut(&cfg)
+		if _, err := NewPlan(cfg); err == nil || !strings.Contains(err.Error(), c.flag) {
+			t.Errorf("%s: err %v, want one naming %s", c.name, err, c.flag)
 		}
 	}
 }

@@ -14,11 +14,14 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herd-sh/herd/swarm/target"
 )
 
 func main() {
@@ -29,20 +32,26 @@ func main() {
 	arg := flag.String("arg", `id=c_0001`, "one argument, name=value (a string)")
 	flag.Parse()
 	u, err := url.Parse(*endpoint)
-	if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
+	if err != nil || !target.IsLoopback(u.Hostname()) {
 		log.Fatalf("-url: want a loopback MCP URL, got %q", *endpoint)
 	}
-	if *sessions < 1 || *sessions > 1000 || *d <= 0 || *d > time.Hour {
-		log.Fatal("-sessions 1..1000, -duration up to 1h")
+	if *sessions < 1 || *sessions > 1000 {
+		log.Fatalf("-sessions: want 1 to 1000, got %d", *sessions)
 	}
-	name, value, _ := cutArg(*arg)
+	if *d <= 0 || *d > time.Hour {
+		log.Fatalf("-duration: want more than 0 and at most 1h, got %s", *d)
+	}
+	name, value, ok := strings.Cut(*arg, "=")
+	if !ok || name == "" {
+		log.Fatalf("-arg: want name=value, got %q", *arg)
+	}
 	hc := &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConns: 2 * *sessions, MaxIdleConnsPerHost: 2 * *sessions}}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcploop", Version: "0"}, nil)
 	ctx := context.Background()
 	var css []*mcp.ClientSession
 	for range *sessions {
 		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: *endpoint, HTTPClient: hc, DisableStandaloneSSE: true},
-			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			&mcp.ClientSessionOptions{ProtocolVersion: target.ProtocolVersion})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -83,13 +92,4 @@ func main() {
 	if failed > 0 {
 		os.Exit(1)
 	}
-}
-
-func cutArg(s string) (string, string, bool) {
-	for i := range len(s) {
-		if s[i] == '=' {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
 }

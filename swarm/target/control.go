@@ -9,14 +9,19 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/serve"
 )
 
-// maxControlAnswer bounds what the swarm reads from a control plane answer:
+// maxControlAnswer bounds what a client reads from a control plane answer:
 // a state or journal of one episode is kilobytes; a world's whole state a
 // few megabytes.
 const maxControlAnswer = 64 << 20
 
-// Control is a client of a herd server's control plane (docs/serve.md).
+// Control is a client of a herd server's control plane (docs/serve.md):
+// the swarm's, and herdtest's for a served world. Its methods are safe for
+// concurrent use.
 type Control struct {
 	base string // http://HOST:PORT/control
 	hc   *http.Client
@@ -85,7 +90,7 @@ type ResetAnswer struct {
 func (c *Control) Reset(ctx context.Context, id string, r Reset) (ResetAnswer, error) {
 	var a ResetAnswer
 	body, _ := json.Marshal(r)
-	b, err := c.do(ctx, http.MethodPost, "/sessions/"+url.PathEscape(id)+"/reset", body)
+	b, err := c.do(ctx, http.MethodPost, sessionPath(id, "/reset"), body)
 	if err != nil {
 		return a, err
 	}
@@ -101,15 +106,55 @@ func (c *Control) Reset(ctx context.Context, id string, r Reset) (ResetAnswer, e
 	return a, nil
 }
 
+// ResetSeed starts session id over on the records of seed, under its own
+// key and with no goal begun: a clean world for a test's next case.
+func (c *Control) ResetSeed(ctx context.Context, id string, seed uint64) error {
+	body, _ := json.Marshal(map[string]uint64{"seed": seed})
+	_, err := c.do(ctx, http.MethodPost, sessionPath(id, "/reset"), body)
+	return err
+}
+
+// Sessions lists the server's sessions, oldest first.
+func (c *Control) Sessions(ctx context.Context) ([]serve.SessionInfo, error) {
+	b, err := c.do(ctx, http.MethodGet, "/sessions", nil)
+	if err != nil {
+		return nil, err
+	}
+	var list struct {
+		Sessions []serve.SessionInfo `json:"sessions"`
+	}
+	if err := json.Unmarshal(b, &list); err != nil {
+		return nil, fmt.Errorf("control plane %s/sessions: %v", c.base, err)
+	}
+	return list.Sessions, nil
+}
+
 // Journal reads session id's journal (NDJSON).
 func (c *Control) Journal(ctx context.Context, id string) ([]byte, error) {
-	return c.do(ctx, http.MethodGet, "/sessions/"+url.PathEscape(id)+"/journal", nil)
+	return c.do(ctx, http.MethodGet, sessionPath(id, "/journal"), nil)
 }
 
 // State reads session id's records (canonical JSON).
 func (c *Control) State(ctx context.Context, id string) ([]byte, error) {
-	return c.do(ctx, http.MethodGet, "/sessions/"+url.PathEscape(id)+"/state", nil)
+	return c.do(ctx, http.MethodGet, sessionPath(id, "/state"), nil)
 }
+
+// Invariants checks the world's invariants on session id's records.
+func (c *Control) Invariants(ctx context.Context, id string) ([]engine.Violation, error) {
+	b, err := c.do(ctx, http.MethodGet, sessionPath(id, "/invariants"), nil)
+	if err != nil {
+		return nil, err
+	}
+	var v struct {
+		Violations []engine.Violation `json:"violations"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("control plane: invariants of session %s: %v", id, err)
+	}
+	return v.Violations, nil
+}
+
+func sessionPath(id, rest string) string { return "/sessions/" + url.PathEscape(id) + rest }
 
 // SetFaults switches the server's fault profile.
 func (c *Control) SetFaults(ctx context.Context, profile string) error {

@@ -37,7 +37,6 @@ func ExternalHTTP(u *url.URL, hc *http.Client, opts Options) *External {
 // pool of subprocesses, the first one already started.
 func (s *Stdio) External(name string) *External {
 	command := s.command
-	var stderr *stderrWatch
 	dial := func(ctx context.Context) (*conn, error) {
 		p, err := startProcess(ctx, command)
 		if err != nil {
@@ -47,8 +46,7 @@ func (s *Stdio) External(name string) *External {
 	}
 	e := newExternal(name, dial, s.opts)
 	if s.first != nil {
-		stderr = s.first.stderr
-		e.adopt(&conn{cs: s.first.cs, close: s.first.close, stderr: stderr})
+		e.adopt(&conn{cs: s.first.cs, close: s.first.close, stderr: s.first.stderr})
 		s.first = nil
 	}
 	return e
@@ -64,9 +62,6 @@ func newExternal(name string, d dialer, opts Options) *External {
 
 // Name is the target as given.
 func (e *External) Name() string { return e.name }
-
-// CallTimeout is the per-call timeout.
-func (e *External) CallTimeout() time.Duration { return e.callTimeout }
 
 // Server describes the server and lists its tools (every page).
 func (e *External) Server(ctx context.Context) (*mcp.Implementation, []*mcp.Tool, error) {

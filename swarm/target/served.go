@@ -85,7 +85,8 @@ func (s *Served) RemoteDeferred(ctx context.Context, m Meter, idle func()) perso
 }
 
 // Drain reads the journal of every parked episode and parks no more: call
-// it once the run starts no more episodes.
+// it once no episode will open a session any more (every agent of the run
+// has made its last call).
 func (s *Served) Drain(ctx context.Context) {
 	s.pool.drain(func(c *conn) ([]json.RawMessage, error) {
 		rctx, cancel := context.WithTimeout(ctx, s.callTimeout)

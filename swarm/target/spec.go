@@ -78,7 +78,7 @@ func Parse(s string) (Spec, error) {
 			return Spec{}, fmt.Errorf("target %q: no host in the URL", raw)
 		}
 		if u.User != nil {
-			return Spec{}, fmt.Errorf("target %q: credentials in the URL are not supported; use --header", raw)
+			return Spec{}, fmt.Errorf("target %q: credentials in the URL are not supported; pass a bearer token with --token or $HERD_TOKEN", raw)
 		}
 		if u.Path == "" {
 			u.Path = "/"
@@ -86,7 +86,7 @@ func Parse(s string) (Spec, error) {
 		return Spec{Kind: KindHTTP, Raw: raw, URL: u}, nil
 	case strings.Contains(s, "://"):
 		scheme, _, _ := strings.Cut(s, "://")
-		return Spec{}, fmt.Errorf("target %q: unsupported scheme %q; want http://, https://, mcp+stdio:, serve: or mock:", raw, scheme)
+		return Spec{}, fmt.Errorf("target %q: unsupported scheme %q; want an http:// or https:// URL, mcp+stdio:COMMAND, serve:WORLD or mock:NAME", raw, scheme)
 	}
 	return Spec{Kind: KindInProcess, Raw: raw, World: s}, nil
 }

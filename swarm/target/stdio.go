@@ -160,19 +160,29 @@ func StartStdio(ctx context.Context, command []string, hc *http.Client, opts Opt
 	}
 	s := &Stdio{command: command, first: p, hc: hc, opts: opts}
 	if p.isHerd() {
-		if u := p.stderr.waitControl(controlWait); u != "" {
-			cu, err := url.Parse(u)
-			if err == nil {
-				err = CheckHost(cu, opts.AllowHosts)
-			}
-			if err != nil {
-				_ = p.close()
-				return nil, fmt.Errorf("%s: its control plane: %w", strings.Join(command, " "), err)
-			}
-			s.control = NewControl(u, hc)
+		if s.control, err = p.control(hc, opts.AllowHosts); err != nil {
+			_ = p.close()
+			return nil, fmt.Errorf("%s: its control plane: %w", strings.Join(command, " "), err)
 		}
 	}
 	return s, nil
+}
+
+// control is the control plane the process announced on stderr (nil when
+// it announced none within controlWait); its host must pass CheckHost.
+func (p *process) control(hc *http.Client, allow []string) (*Control, error) {
+	u := p.stderr.waitControl(controlWait)
+	if u == "" {
+		return nil, nil
+	}
+	cu, err := url.Parse(u)
+	if err == nil {
+		err = CheckHost(cu, allow)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return NewControl(u, hc), nil
 }
 
 // IsHerd reports whether the server is herd serve.
@@ -207,20 +217,15 @@ func (s *Stdio) Served(name string, w *engine.World, profile string) (*Served, e
 		if err != nil {
 			return nil, err
 		}
-		u := p.stderr.waitControl(controlWait)
-		if u == "" {
-			_ = p.close()
-			return nil, fmt.Errorf("%s: the new process announced no control plane%s", name, p.stderr.tailNote())
-		}
-		cu, err := url.Parse(u)
-		if err == nil {
-			err = CheckHost(cu, allow)
+		ctl, err := p.control(hc, allow)
+		if err == nil && ctl == nil {
+			err = fmt.Errorf("%s: the new process announced no control plane%s", name, p.stderr.tailNote())
 		}
 		if err != nil {
 			_ = p.close()
 			return nil, err
 		}
-		return &conn{cs: p.cs, id: "stdio", ctl: NewControl(u, hc), close: p.close}, nil
+		return &conn{cs: p.cs, id: "stdio", ctl: ctl, close: p.close}, nil
 	}
 	t := newServed(name, w, profile, dial, s.opts.CallTimeout)
 	t.adopt(first)
