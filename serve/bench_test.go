@@ -208,22 +208,34 @@ func pipeTransports(b *testing.B) (client mcp.Transport, serverIn, serverOut *os
 	return &mcp.IOTransport{Reader: outR, Writer: inW}, inR, outW
 }
 
+// stdioSessions opens n client sessions over OS pipes; serve attaches a
+// server to each pair of pipes and returns once it is serving.
+func stdioSessions(b *testing.B, n int, serve func(in, out *os.File) error) []*mcp.ClientSession {
+	b.Helper()
+	out := make([]*mcp.ClientSession, n)
+	for i := range out {
+		ct, sin, sout := pipeTransports(b)
+		if err := serve(sin, sout); err != nil {
+			b.Fatal(err)
+		}
+		cs, err := newClient().Connect(context.Background(), ct, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = cs.Close() })
+		out[i] = cs
+	}
+	return out
+}
+
 func BenchmarkServeStdio(b *testing.B) {
 	for _, bs := range benchSessions {
 		b.Run(bs.name, func(b *testing.B) {
 			s := newTestServer(b, Options{Seed: 42})
-			var sessions []*mcp.ClientSession
-			for range bs.n {
-				ct, in, out := pipeTransports(b)
+			runCalls(b, stdioSessions(b, bs.n, func(in, out *os.File) error {
 				go func() { _ = s.ServeStdio(context.Background(), in, out) }()
-				cs, err := newClient().Connect(context.Background(), ct, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.Cleanup(func() { _ = cs.Close() })
-				sessions = append(sessions, cs)
-			}
-			runCalls(b, sessions)
+				return nil
+			}))
 		})
 	}
 }
@@ -233,20 +245,10 @@ func BenchmarkBareSDKStdio(b *testing.B) {
 		for _, bs := range benchSessions {
 			b.Run(ts.name+"/"+bs.name, func(b *testing.B) {
 				srv := ts.make()
-				var sessions []*mcp.ClientSession
-				for range bs.n {
-					ct, in, out := pipeTransports(b)
-					if _, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: in, Writer: out}, nil); err != nil {
-						b.Fatal(err)
-					}
-					cs, err := newClient().Connect(context.Background(), ct, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					b.Cleanup(func() { _ = cs.Close() })
-					sessions = append(sessions, cs)
-				}
-				runCalls(b, sessions)
+				runCalls(b, stdioSessions(b, bs.n, func(in, out *os.File) error {
+					_, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: in, Writer: out}, nil)
+					return err
+				}))
 			})
 		}
 	}

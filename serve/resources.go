@@ -23,17 +23,29 @@ type worldDoc struct {
 	Faults      string     `json:"faults"`
 	Profiles    []string   `json:"profiles"`
 	ErrorCodes  []string   `json:"error_codes"`
-	Tools       []toolDoc  `json:"tools"`
+	Tools       []ToolDoc  `json:"tools"`
 	Resources   []string   `json:"resources"`
 	Sessions    *liveCount `json:"sessions,omitempty"`
 }
 
-type toolDoc struct {
+// ToolDoc is a tool as world://NAME lists it, and as herd inspect shows it
+// (which adds params and errors): its kind, the record it works on, the
+// chosen variant's description and the annotations.
+type ToolDoc struct {
 	Name        string             `json:"name"`
 	Kind        string             `json:"kind"`
 	Record      string             `json:"record,omitempty"`
 	Description string             `json:"description"`
 	Annotations engine.Annotations `json:"annotations"`
+}
+
+// DescribeTool describes t under a description variant.
+func DescribeTool(t *engine.Tool, variant string) ToolDoc {
+	d := ToolDoc{Name: t.Name, Kind: string(t.Kind), Description: t.Description(variant), Annotations: t.Annotations}
+	if t.Record != nil {
+		d.Record = t.Record.Name
+	}
+	return d
 }
 
 type liveCount struct {
@@ -44,25 +56,52 @@ type liveCount struct {
 // schemaDoc is the world://NAME/schema resource: record types and fields.
 type schemaDoc struct {
 	World string    `json:"world"`
-	Types []typeDoc `json:"types"`
+	Types []TypeDoc `json:"types"`
 }
 
-type typeDoc struct {
+// TypeDoc is a record type as world://NAME/schema lists it and herd
+// inspect shows it.
+type TypeDoc struct {
 	Name   string     `json:"name"`
-	Count  int        `json:"count"`
-	Fields []fieldDoc `json:"fields"`
+	Count  int        `json:"count"` // records seeded
+	Fields []FieldDoc `json:"fields"`
 }
 
-type fieldDoc struct {
+// FieldDoc is one field of a record type: its type and constraints, and
+// how seeding fills it (generator, probability of true).
+type FieldDoc struct {
 	Name     string   `json:"name"`
 	Type     string   `json:"type"`
 	Ref      string   `json:"ref,omitempty"`
 	Values   []string `json:"values,omitempty"`
 	Prefix   string   `json:"prefix,omitempty"`
+	Gen      string   `json:"gen,omitempty"`
 	Nullable bool     `json:"nullable,omitempty"`
 	Default  any      `json:"default,omitempty"`
 	Min      *float64 `json:"min,omitempty"`
 	Max      *float64 `json:"max,omitempty"`
+	P        *float64 `json:"p,omitempty"` // bool: probability of true when seeding
+}
+
+// DescribeTypes describes w's record types and their fields, in file order.
+func DescribeTypes(w *engine.World) []TypeDoc {
+	types := make([]TypeDoc, 0, len(w.Types))
+	for _, t := range w.Types {
+		td := TypeDoc{Name: t.Name, Count: t.Count, Fields: make([]FieldDoc, 0, len(t.Fields))}
+		for _, f := range t.Fields {
+			fd := FieldDoc{Name: f.Name, Type: f.Type.String(), Values: f.Values, Prefix: f.Prefix, Gen: f.Gen,
+				Nullable: f.Nullable, Min: f.Min, Max: f.Max, Default: jsonDefault(f.Default)}
+			if f.Ref != nil {
+				fd.Ref = f.Ref.Name
+			}
+			if p, ok := f.TrueProbability(); ok {
+				fd.P = &p
+			}
+			td.Fields = append(td.Fields, fd)
+		}
+		types = append(types, td)
+	}
+	return types
 }
 
 func (s *Server) worldURI() string  { return "world://" + s.world.Name }
@@ -75,36 +114,20 @@ func (s *Server) worldDoc() worldDoc {
 		Seed: s.seed, Variant: s.variant, Variants: w.Variants,
 		Faults: profileName(s.sessions.currentProfile()), Profiles: profileNames(w),
 		ErrorCodes: w.ErrorCodes(),
+		Tools:      make([]ToolDoc, 0, len(w.Tools)),
 		Resources:  []string{s.worldURI(), s.schemaURI()},
 	}
 	if d.ErrorCodes == nil {
 		d.ErrorCodes = []string{}
 	}
 	for _, t := range w.Tools {
-		td := toolDoc{Name: t.Name, Kind: string(t.Kind), Description: t.Description(s.variant), Annotations: t.Annotations}
-		if t.Record != nil {
-			td.Record = t.Record.Name
-		}
-		d.Tools = append(d.Tools, td)
+		d.Tools = append(d.Tools, DescribeTool(t, s.variant))
 	}
 	return d
 }
 
 func (s *Server) schemaDoc() schemaDoc {
-	d := schemaDoc{World: s.world.Name}
-	for _, t := range s.world.Types {
-		td := typeDoc{Name: t.Name, Count: t.Count}
-		for _, f := range t.Fields {
-			fd := fieldDoc{Name: f.Name, Type: f.Type.String(), Values: f.Values, Prefix: f.Prefix,
-				Nullable: f.Nullable, Min: f.Min, Max: f.Max, Default: jsonDefault(f.Default)}
-			if f.Ref != nil {
-				fd.Ref = f.Ref.Name
-			}
-			td.Fields = append(td.Fields, fd)
-		}
-		d.Types = append(d.Types, td)
-	}
-	return d
+	return schemaDoc{World: s.world.Name, Types: DescribeTypes(s.world)}
 }
 
 // jsonDefault writes datetimes as RFC 3339, like records do.

@@ -236,7 +236,7 @@ func TestResources(t *testing.T) {
 	if len(schema.Types) != 2 || schema.Types[0].Name != "contact" || schema.Types[0].Count != 240 {
 		t.Fatalf("schema: %+v", schema)
 	}
-	fields := map[string]fieldDoc{}
+	fields := map[string]FieldDoc{}
 	for _, f := range schema.Types[0].Fields {
 		fields[f.Name] = f
 	}
@@ -245,6 +245,14 @@ func TestResources(t *testing.T) {
 	}
 	if f := schema.Types[1].Fields[1]; f.Name != "contact" || f.Type != "ref" || f.Ref != "contact" {
 		t.Fatalf("audit.contact field: %+v", f)
+	}
+	// How seeding fills a field is part of the schema: the generator, and
+	// how often a bool starts true.
+	if f := fields["name"]; f.Gen != "person_name" || f.P != nil {
+		t.Fatalf("name field: %+v", f)
+	}
+	if f := fields["locked"]; f.P == nil || *f.P != 0.15 || f.Default != false {
+		t.Fatalf("locked field: %+v", f)
 	}
 
 	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "world://shop"}); err == nil {

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -64,19 +64,17 @@ func runDiff(s *streams, opts *diffOptions, basePath, headPath string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	var buf bytes.Buffer
-	switch opts.format {
-	case "json":
-		err = report.DiffJSON(&buf, d)
-	case "md", "markdown":
-		err = report.DiffMarkdown(&buf, d)
-	default:
-		err = report.DiffTerminal(&buf, d, opts.output != "" || !isTerminal(s.out))
-	}
+	plain := opts.output != "" || !isTerminal(s.out)
+	err = writeOutput(s, opts.output, func(w io.Writer) error {
+		switch opts.format {
+		case "json":
+			return report.DiffJSON(w, d)
+		case "md", "markdown":
+			return report.DiffMarkdown(w, d)
+		}
+		return report.DiffTerminal(w, d, plain)
+	})
 	if err != nil {
-		return err
-	}
-	if err := writeOutput(s, opts.output, buf.Bytes()); err != nil {
 		return err
 	}
 	if d.Regressions > 0 {
@@ -96,7 +94,7 @@ func parseFraction(s string) (float64, error) {
 	if pct {
 		v /= 100
 	}
-	if v < 0 || v > 1 {
+	if !(v >= 0 && v <= 1) { // NaN too
 		return 0, fmt.Errorf("must lie between 0%% and 100%%")
 	}
 	return v, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -85,7 +86,7 @@ type worldView struct {
 	Description string          `json:"description"`
 	Variants    []string        `json:"variants"`
 	Variant     string          `json:"variant"`
-	Types       []typeView      `json:"types"`
+	Types       []serve.TypeDoc `json:"types"`
 	Tools       []toolView      `json:"tools"`
 	Faults      []profileView   `json:"fault_profiles"`
 	Invariants  []invariantView `json:"invariants"`
@@ -93,37 +94,15 @@ type worldView struct {
 	ErrorCodes  []string        `json:"error_codes"`
 }
 
-type typeView struct {
-	Name   string      `json:"name"`
-	Count  int         `json:"count"`
-	Fields []fieldView `json:"fields"`
-}
-
-type fieldView struct {
-	Name     string   `json:"name"`
-	Type     string   `json:"type"`
-	Prefix   string   `json:"prefix,omitempty"`
-	Gen      string   `json:"gen,omitempty"`
-	Ref      string   `json:"ref,omitempty"`
-	Values   []string `json:"values,omitempty"`
-	Default  any      `json:"default,omitempty"`
-	Min      *float64 `json:"min,omitempty"`
-	Max      *float64 `json:"max,omitempty"`
-	Nullable bool     `json:"nullable,omitempty"`
-	PTrue    *float64 `json:"p,omitempty"` // bool: probability of true when seeding
-}
-
+// toolView is a tool as the served world lists it (serve.ToolDoc), plus
+// what inspect adds: params, idempotency key, error codes, input schema.
 type toolView struct {
-	Name        string             `json:"name"`
-	Kind        string             `json:"kind"`
-	Record      string             `json:"record,omitempty"`
-	Key         string             `json:"key,omitempty"`
-	Description string             `json:"description"`
-	Annotations engine.Annotations `json:"annotations"`
-	Idempotency string             `json:"idempotency,omitempty"`
-	Errors      []string           `json:"errors,omitempty"`
-	Params      []paramView        `json:"params"`
-	InputSchema map[string]any     `json:"input_schema"`
+	serve.ToolDoc
+	Key         string         `json:"key,omitempty"`
+	Idempotency string         `json:"idempotency,omitempty"`
+	Errors      []string       `json:"errors,omitempty"`
+	Params      []paramView    `json:"params"`
+	InputSchema map[string]any `json:"input_schema"`
 }
 
 type paramView struct {
@@ -180,39 +159,23 @@ type outcomeView struct {
 	When     string `json:"when"`
 }
 
-// describeWorld gathers everything inspect shows, in file order.
+// describeWorld gathers everything inspect shows, in file order. Record
+// types and tools are described as the served world describes them
+// (world://NAME/schema and world://NAME), so the two never disagree.
 func describeWorld(w *engine.World, variant string) worldView {
 	v := worldView{
 		World: w.Name, Version: w.Version, File: w.File, SHA256: w.Hash, Seed: w.DefaultSeed,
 		Epoch: w.Epoch.Format(time.RFC3339), Description: w.Description,
 		Variants: w.Variants, Variant: variant, ErrorCodes: w.ErrorCodes(),
-		Types: []typeView{}, Tools: []toolView{}, Faults: []profileView{}, Invariants: []invariantView{}, Goals: []goalView{},
-	}
-	for _, t := range w.Types {
-		tv := typeView{Name: t.Name, Count: t.Count}
-		for _, f := range t.Fields {
-			fv := fieldView{Name: f.Name, Type: f.Type.String(), Prefix: f.Prefix, Gen: f.Gen, Values: f.Values,
-				Default: jsonDefault(f.Default), Min: f.Min, Max: f.Max, Nullable: f.Nullable}
-			if f.Ref != nil {
-				fv.Ref = f.Ref.Name
-			}
-			if p, ok := f.TrueProbability(); ok {
-				fv.PTrue = &p
-			}
-			tv.Fields = append(tv.Fields, fv)
-		}
-		v.Types = append(v.Types, tv)
+		Types: serve.DescribeTypes(w), Tools: []toolView{}, Faults: []profileView{}, Invariants: []invariantView{}, Goals: []goalView{},
 	}
 	for _, t := range w.Tools {
-		tv := toolView{Name: t.Name, Kind: string(t.Kind), Key: t.Key, Description: t.Description(variant),
-			Annotations: t.Annotations, Idempotency: t.Idempotency, Errors: t.ErrorCodes(),
+		tv := toolView{ToolDoc: serve.DescribeTool(t, variant), Key: t.Key, Idempotency: t.Idempotency, Errors: t.ErrorCodes(),
 			Params: []paramView{}, InputSchema: t.InputSchema()}
-		if t.Record != nil {
-			tv.Record = t.Record.Name
-		}
 		for _, p := range t.Params {
+			// Params have no datetime type: a default is JSON-ready as it is.
 			tv.Params = append(tv.Params, paramView{Name: p.Name, Type: string(p.Type), Required: p.Required,
-				Default: jsonDefault(p.Default), Min: p.Min, Max: p.Max, Values: p.Values, Description: p.Description})
+				Default: p.Default, Min: p.Min, Max: p.Max, Values: p.Values, Description: p.Description})
 		}
 		v.Tools = append(v.Tools, tv)
 	}
@@ -280,14 +243,6 @@ func latencyText(l engine.Latency) string {
 		return "fixed " + l.Fixed.String()
 	}
 	return ""
-}
-
-// jsonDefault makes a default value JSON-ready (datetimes as RFC 3339).
-func jsonDefault(v any) any {
-	if t, ok := v.(time.Time); ok {
-		return t.Format(time.RFC3339)
-	}
-	return v
 }
 
 // writeInspectText renders the view for a terminal or a pager.
@@ -392,7 +347,7 @@ func writeInspectText(out io.Writer, v worldView) error {
 	return err
 }
 
-func fieldDetail(f fieldView) string {
+func fieldDetail(f serve.FieldDoc) string {
 	var parts []string
 	if f.Prefix != "" {
 		parts = append(parts, "prefix "+f.Prefix)
@@ -406,8 +361,8 @@ func fieldDetail(f fieldView) string {
 	if len(f.Values) > 0 {
 		parts = append(parts, strings.Join(f.Values, " | "))
 	}
-	if f.PTrue != nil {
-		parts = append(parts, "true in "+percent(*f.PTrue)+" of seeded records")
+	if f.P != nil {
+		parts = append(parts, "true in "+percent(*f.P)+" of seeded records")
 	}
 	parts = append(parts, boundsText(f.Min, f.Max)...)
 	if f.Default != nil {

@@ -9,7 +9,7 @@ import (
 const shopWorld = "../../engine/testdata/shop.yaml"
 
 func TestInspectText(t *testing.T) {
-	code, out, errOut := execHerd("inspect", shopWorld)
+	code, out, errOut := runHerd(t, "inspect", shopWorld)
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
@@ -46,21 +46,21 @@ func TestInspectText(t *testing.T) {
 }
 
 func TestInspectVariant(t *testing.T) {
-	code, out, _ := execHerd("inspect", shopWorld, "--variant", "ambiguous")
+	code, out, _ := runHerd(t, "inspect", shopWorld, "--variant", "ambiguous")
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
 	if !strings.Contains(out, "  create_payment: create payment\n    Pay.\n") || strings.Contains(out, "Pass an idempotency_key") {
 		t.Fatalf("not the ambiguous descriptions:\n%s", out)
 	}
-	code, _, errOut := execHerd("inspect", shopWorld, "--variant", "vague")
+	code, _, errOut := runHerd(t, "inspect", shopWorld, "--variant", "vague")
 	if code != exitUsage || !strings.Contains(errOut, `--variant "vague": world shop has no such variant (it has clear, ambiguous)`) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
 
 func TestInspectJSON(t *testing.T) {
-	code, out, errOut := execHerd("inspect", shopWorld, "--format", "json", "--variant", "ambiguous")
+	code, out, errOut := runHerd(t, "inspect", shopWorld, "--format", "json", "--variant", "ambiguous")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -91,7 +91,7 @@ func TestInspectJSON(t *testing.T) {
 		t.Fatalf("goal: %+v", g)
 	}
 	// Same world, same bytes.
-	_, again, _ := execHerd("inspect", shopWorld, "--format", "json", "--variant", "ambiguous")
+	_, again, _ := runHerd(t, "inspect", shopWorld, "--format", "json", "--variant", "ambiguous")
 	if again != out {
 		t.Fatal("inspect --format json is not deterministic")
 	}
@@ -108,7 +108,7 @@ func TestInspectBadInput(t *testing.T) {
 		{[]string{"inspect"}, "accepts 1 arg"},
 	}
 	for _, c := range cases {
-		code, out, errOut := execHerd(c.args...)
+		code, out, errOut := runHerd(t, c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.err) || out != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, out, errOut, c.err)
 		}
@@ -119,7 +119,7 @@ func TestInspectBadInput(t *testing.T) {
 func TestInspectBuiltins(t *testing.T) {
 	for _, name := range []string{"mock:crm", "mock:payments", "mock:shop", "mock:email", "mock:files"} {
 		for _, format := range []string{"text", "json"} {
-			if code, _, errOut := execHerd("inspect", name, "--format", format); code != exitOK {
+			if code, _, errOut := runHerd(t, "inspect", name, "--format", format); code != exitOK {
 				t.Errorf("%s %s: exit %d: %s", name, format, code, errOut)
 			}
 		}

@@ -116,7 +116,7 @@ func runLint(s *streams, opts *lintOptions, ref string) error {
 		return err
 	}
 	if counts.Errors > 0 {
-		return codeErr(exitThreshold, fmt.Errorf("lint: %d error-level %s", counts.Errors, lintPlural(counts.Errors, "finding", "findings")))
+		return codeErr(exitThreshold, fmt.Errorf("lint: %s", nounCount(counts.Errors, "error-level finding", "error-level findings")))
 	}
 	return nil
 }
@@ -151,11 +151,4 @@ func lintFilterLevel(doc *lint.Document, minLevel int) *lint.Document {
 		out.Reports[i].Findings = kept
 	}
 	return out
-}
-
-func lintPlural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,15 +9,6 @@ import (
 
 	"github.com/herd-sh/herd/lint"
 )
-
-// runHerd runs herd in-process and returns its exit code and output. Other
-// commands' tests use it too.
-func runHerd(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errw bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errw)
-	return code, out.String(), errw.String()
-}
 
 func TestLintExitCodes(t *testing.T) {
 	cases := []struct {

@@ -2,16 +2,15 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 )
 
-// TestMain removes the herd binary that herdBinary builds (once per test
-// process, into a temp dir) for the tests that need a real process.
+// TestMain removes the binaries buildBinary built for the tests that need
+// a real process.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if herdBinPath != "" {
-		_ = os.RemoveAll(filepath.Dir(herdBinPath))
+	if binaries.dir != "" {
+		_ = os.RemoveAll(binaries.dir)
 	}
 	os.Exit(code)
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-
 	"github.com/spf13/cobra"
 
 	"github.com/herd-sh/herd/report"
@@ -46,9 +44,5 @@ func runMerge(s *streams, opts *mergeOptions, paths []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	var buf bytes.Buffer
-	if err := merged.Write(&buf); err != nil {
-		return err
-	}
-	return writeOutput(s, opts.output, buf.Bytes())
+	return writeOutput(s, opts.output, merged.Write)
 }

@@ -24,32 +24,36 @@ func checkThresholds(plan *swarm.Plan, specs []string) error {
 	return nil
 }
 
-// finishRun evaluates thresholds, prints the terminal summary, writes the
-// requested files and returns the exit code the verdicts call for.
+// judge replaces res's verdicts with those of the given thresholds; with
+// none, res keeps the verdicts it has.
+func judge(res *report.Results, specs []string) error {
+	if len(specs) == 0 {
+		return nil
+	}
+	ts, err := report.ParseThresholds(res, specs)
+	if err != nil {
+		return usageErr(err)
+	}
+	res.Thresholds = report.Evaluate(res, ts)
+	return nil
+}
+
+// finishRun evaluates thresholds, writes the requested files, prints the
+// terminal summary and returns the exit code the verdicts call for. An
+// error means the thresholds or files could not be handled.
 func finishRun(s *streams, res *report.Results, out outputs, thresholds []string, strict bool) (int, error) {
-	if len(thresholds) > 0 {
-		ts, err := report.ParseThresholds(res, thresholds)
-		if err != nil {
-			return exitUsage, usageErr(err)
-		}
-		res.Thresholds = report.Evaluate(res, ts)
+	if err := judge(res, thresholds); err != nil {
+		return exitUsage, err
 	}
 	// Files first: a broken terminal (closed pipe) must not lose them.
-	writers := []struct {
-		path   string
-		render func(io.Writer, *report.Results) error
-	}{
-		{out.json, func(w io.Writer, r *report.Results) error { return r.Write(w) }},
-		{out.html, report.HTML},
-		{out.md, report.Markdown},
-		{out.junit, report.JUnit},
-		{out.badge, report.Badge},
-	}
-	for _, wr := range writers {
-		if wr.path == "" {
+	for _, f := range []struct{ path, format string }{
+		{out.json, "json"}, {out.html, "html"}, {out.md, "md"}, {out.junit, "junit"}, {out.badge, "badge"},
+	} {
+		if f.path == "" {
 			continue
 		}
-		if err := writeFileAtomic(wr.path, func(w io.Writer) error { return wr.render(w, res) }); err != nil {
+		render, _ := reportRenderer(f.format)
+		if err := writeFileAtomic(f.path, func(w io.Writer) error { return render(w, res, true) }); err != nil {
 			return exitUsage, usageErr(err)
 		}
 	}
@@ -57,4 +61,13 @@ func finishRun(s *streams, res *report.Results, out outputs, thresholds []string
 		return exitUsage, err
 	}
 	return report.ExitCode(res.Thresholds, strict), nil
+}
+
+// exitFor is the error that makes herd exit with code (nil for exitOK),
+// when everything to say about it is printed already.
+func exitFor(code int) error {
+	if code == exitOK {
+		return nil
+	}
+	return codeErr(code, nil)
 }

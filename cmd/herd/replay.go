@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,7 +32,7 @@ Give the same world, seed, --agents, --mix, --goal and --faults as the run
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.world = args[0]
-			return runReplay(cmd.Context(), cmd, s, o)
+			return runReplay(cmd, s, o)
 		},
 	}
 	o.addFlags(cmd)
@@ -42,7 +41,7 @@ Give the same world, seed, --agents, --mix, --goal and --faults as the run
 	return cmd
 }
 
-func runReplay(_ context.Context, cmd *cobra.Command, s *streams, o *replayOptions) error {
+func runReplay(cmd *cobra.Command, s *streams, o *replayOptions) error {
 	if !cmd.Flags().Changed("agent") {
 		return usageErrf("--agent: which agent to replay (0 to --agents - 1)")
 	}

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -61,19 +59,17 @@ func runReport(s *streams, opts *reportOptions, path string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	if len(opts.thresholds) > 0 {
-		ts, err := report.ParseThresholds(res, opts.thresholds)
-		if err != nil {
-			return usageErr(err)
-		}
-		res.Thresholds = report.Evaluate(res, ts)
+	if err := judge(res, opts.thresholds); err != nil {
+		return err
 	}
-	var buf bytes.Buffer
 	plain := opts.output != "" || !isTerminal(s.out)
-	if err := render(&buf, res, plain); err != nil {
-		return fmt.Errorf("rendering %s: %w", opts.format, err)
-	}
-	if err := writeOutput(s, opts.output, buf.Bytes()); err != nil {
+	err = writeOutput(s, opts.output, func(w io.Writer) error {
+		if err := render(w, res, plain); err != nil {
+			return fmt.Errorf("rendering %s: %w", opts.format, err)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if report.ExitCode(res.Thresholds, opts.strict) != exitOK {
@@ -125,33 +121,4 @@ func readResults(s *streams, path string) (*report.Results, error) {
 		return res, nil
 	}
 	return report.ReadFile(path)
-}
-
-// writeOutput writes data to path (atomically, with writeFileAtomic from
-// output.go), or to standard output when path is "".
-func writeOutput(s *streams, path string, data []byte) error {
-	if path == "" {
-		_, err := s.out.Write(data)
-		return err
-	}
-	err := writeFileAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-	if err != nil {
-		return usageErr(err)
-	}
-	return nil
-}
-
-// isTerminal reports whether w is a character device (a terminal), so the
-// report can use box-drawing lines; anything else gets plain ASCII. Other
-// commands (swarm, lint, progress) use it too.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

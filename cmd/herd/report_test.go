@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,14 +10,6 @@ import (
 	"github.com/herd-sh/herd/report"
 	"github.com/herd-sh/herd/report/reporttest"
 )
-
-// herdInProcess runs the command line in-process and returns what it printed.
-func herdInProcess(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 // saveSimulatedRun saves a simulated run and returns its path.
 func saveSimulatedRun(t *testing.T, dir, name string, cfg reporttest.Config) string {
@@ -128,6 +119,22 @@ func TestReportBadFilesExit2(t *testing.T) {
 	}
 }
 
+// A report that cannot be written exits 2 naming the file asked for, and
+// leaves nothing behind.
+func TestReportOutputToMissingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	run := saveSimulatedRun(t, dir, "run.json", crmRunConfig(42))
+	out := filepath.Join(dir, "no-such-dir", "report.html")
+	code, stdout, errs := herdInProcess(t, "", "report", run, "--format", "html", "-o", out)
+	if code != exitUsage || stdout != "" || errs != "herd: "+out+": no such file or directory\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line naming %s", code, stdout, errs, out)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 {
+		t.Errorf("the directory holds %v (%v), want only run.json", entries, err)
+	}
+}
+
 func TestMergeCommand(t *testing.T) {
 	dir := t.TempDir()
 	var paths []string
@@ -181,7 +188,7 @@ func TestDiffCommand(t *testing.T) {
 	if code, out, _ := herdInProcess(t, "", "diff", clear, ambiguous, "--format", "md"); code != 1 || !strings.HasPrefix(out, "## ❌ herd diff") {
 		t.Errorf("--format md: exit %d\n%.300s", code, out)
 	}
-	for _, bad := range [][]string{{"--min-effect", "lots"}, {"--min-effect", "150%"}, {"--format", "xml"}} {
+	for _, bad := range [][]string{{"--min-effect", "lots"}, {"--min-effect", "150%"}, {"--min-effect", "NaN"}, {"--format", "xml"}} {
 		if code, _, errs := herdInProcess(t, "", append([]string{"diff", clear, ambiguous}, bad...)...); code != 2 || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, %q; want 2 with one line", bad, code, errs)
 		}

@@ -188,12 +188,8 @@ func (o *serveOptions) serverOptions(cmd *cobra.Command, s *streams) (serve.Opti
 	if cmd.Flags().Changed("seed") {
 		opts.Seed = o.seed
 	}
-	if w.Profile(o.faults) == nil {
-		names := make([]string, len(w.Profiles))
-		for i, p := range w.Profiles {
-			names[i] = p.Name
-		}
-		return opts, usageErrf("--faults: world %s has no fault profile %q (it has %s)", w.Name, o.faults, strings.Join(names, ", "))
+	if _, err := faultProfile(w, o.faults); err != nil {
+		return opts, err
 	}
 	opts.Faults = o.faults
 	if o.variant != "" && !w.HasVariant(o.variant) {

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
@@ -28,7 +28,6 @@ type swarmOptions struct {
 	world        string
 	agents       int
 	seed         uint64
-	seedSet      bool
 	goals        []string
 	mix          string
 	personas     string
@@ -55,9 +54,13 @@ func (o *swarmOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.descriptions, "descriptions", "", "YAML file of your own tool descriptions (tool: text, or tool: {variant: text}) overriding the world's")
 }
 
-// plan turns the flags into a swarm configuration.
+// config turns the flags into a swarm configuration.
 func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
 	var cfg swarm.Config
+	// --max-agents can only lower the hard cap: swarm.NewPlan enforces it.
+	if o.maxAgents < 1 || o.maxAgents > swarm.MaxAgents {
+		return cfg, usageErrf("--max-agents: must be between 1 and %d, got %d", swarm.MaxAgents, o.maxAgents)
+	}
 	if o.agents < 1 || o.agents > o.maxAgents {
 		return cfg, usageErrf("--agents: must be between 1 and %d, got %d", o.maxAgents, o.agents)
 	}
@@ -90,13 +93,8 @@ func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
 		return cfg, usageErr(err)
 	}
 	cfg.MixFlag = o.mix
-	cfg.Profile = w.Profile(o.faults)
-	if cfg.Profile == nil {
-		names := make([]string, len(w.Profiles))
-		for i, p := range w.Profiles {
-			names[i] = p.Name
-		}
-		return cfg, usageErrf("--faults: world %s has no fault profile %q (it has %s)", w.Name, o.faults, strings.Join(names, ", "))
+	if cfg.Profile, err = faultProfile(w, o.faults); err != nil {
+		return cfg, err
 	}
 	if o.descriptions != "" {
 		if cfg.Descriptions, err = lint.LoadDescriptions(o.descriptions, w); err != nil {
@@ -108,6 +106,11 @@ func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
 		if !w.HasVariant(v) && cfg.Descriptions[v] == nil {
 			return cfg, usageErrf("--variant: world %s has no variant %q (it has %s)", w.Name, v, strings.Join(w.Variants, ", "))
 		}
+		if slices.Contains(cfg.Variants, v) {
+			// Every agent would run twice under it, and the report
+			// would compare the variant with itself.
+			return cfg, usageErrf("--variant: %q given twice", v)
+		}
 		cfg.Variants = append(cfg.Variants, v)
 	}
 	if o.shard != "" {
@@ -116,14 +119,6 @@ func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
 		}
 	}
 	return cfg, nil
-}
-
-func goalNames(w *engine.World) string {
-	names := make([]string, len(w.Goals))
-	for i, g := range w.Goals {
-		names[i] = g.Name
-	}
-	return strings.Join(names, ", ")
 }
 
 // parseMix reads "careful=0.5,hasty=0.5"; empty means the whole pack with
@@ -196,13 +191,13 @@ func shardFromEnv() (swarm.Shard, error) {
 
 type swarmCmdOptions struct {
 	swarmOptions
-	targetArg                                   string // TARGET as given
-	transport                                   transportOptions
-	jsonOut, htmlOut, mdOut, junitOut, badgeOut string
-	thresholds                                  []string
-	strict                                      bool
-	progress                                    string
-	otlp                                        string
+	targetArg  string // TARGET as given
+	transport  transportOptions
+	out        outputs
+	thresholds []string
+	strict     bool
+	progress   string
+	otlp       string
 }
 
 func newSwarmCmd(s *streams) *cobra.Command {
@@ -238,11 +233,11 @@ hosts are contacted unless --allow-host names another.`,
 	o.addFlags(cmd)
 	o.transport.addFlags(cmd)
 	f := cmd.Flags()
-	f.StringVar(&o.jsonOut, "json", "", "write the results document (JSON) to this file")
-	f.StringVar(&o.htmlOut, "html", "", "write a self-contained HTML report to this file")
-	f.StringVar(&o.mdOut, "md", "", "write a Markdown report (for a PR comment) to this file")
-	f.StringVar(&o.junitOut, "junit", "", "write JUnit XML (one test case per threshold and harmful class) to this file")
-	f.StringVar(&o.badgeOut, "badge", "", "write a shields.io endpoint badge JSON to this file")
+	f.StringVar(&o.out.json, "json", "", "write the results document (JSON) to this file")
+	f.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
+	f.StringVar(&o.out.md, "md", "", "write a Markdown report (for a PR comment) to this file")
+	f.StringVar(&o.out.junit, "junit", "", "write JUnit XML (one test case per threshold and harmful class) to this file")
+	f.StringVar(&o.out.badge, "badge", "", "write a shields.io endpoint badge JSON to this file")
 	f.StringArrayVar(&o.thresholds, "threshold", nil, "readiness threshold, e.g. 'harmful<5%' or 'hide_contact:destroyed_data<1%' (repeatable)")
 	f.BoolVar(&o.strict, "strict", false, "an INCONCLUSIVE threshold fails the run too")
 	f.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, a line a second otherwise), always (a line a second), never")
@@ -260,6 +255,9 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 	if err != nil {
 		return err
 	}
+	// Ends the first stdio process on every way out, unless a target took
+	// it over (then this does nothing).
+	defer st.close()
 	if external {
 		return runExternal(ctx, cmd, s, o, st)
 	}
@@ -267,9 +265,6 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 	var load *swarm.Load
 	if remote {
 		if load, o.agents, err = o.loadConfig(cmd); err != nil {
-			if st.stdio != nil {
-				_ = st.stdio.Close()
-			}
 			return err
 		}
 	} else if loadFlagsSet(cmd) {
@@ -277,14 +272,11 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 	}
 	cfg, err := o.config(cmd)
 	if err != nil {
-		if st.stdio != nil {
-			_ = st.stdio.Close()
-		}
 		return err
 	}
 	if remote {
 		cfg.Load = load
-		closeTargets, err := st.targets(ctx, cmd, o, &cfg)
+		closeTargets, err := st.targets(ctx, o, &cfg)
 		if err != nil {
 			return err
 		}
@@ -337,17 +329,14 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 	case res.Partial:
 		fmt.Fprintf(s.err, "herd: interrupted: %d of %d episodes finished; the results are marked partial\n", res.Episodes, plan.Episodes())
 	}
-	code, err := finishRun(s, res, outputs{json: o.jsonOut, html: o.htmlOut, md: o.mdOut, junit: o.junitOut, badge: o.badgeOut}, o.thresholds, o.strict)
+	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 	if err != nil {
 		return err
 	}
 	if runErr != nil {
 		return codeErr(exitUnreachable, nil) // the reason is printed above
 	}
-	if code != exitOK {
-		return codeErr(code, nil)
-	}
-	return nil
+	return exitFor(code)
 }
 
 // commandLine rebuilds the reproducing command line (without output flags).

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -14,35 +13,6 @@ import (
 
 	"github.com/herd-sh/herd/report"
 )
-
-var (
-	herdBinOnce sync.Once
-	herdBinPath string
-	herdBinErr  error
-)
-
-// herdBinary builds the herd binary once per test process, for tests that
-// need a real process (signals).
-func herdBinary(t *testing.T) string {
-	t.Helper()
-	herdBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "herd-bin-")
-		if err != nil {
-			herdBinErr = err
-			return
-		}
-		herdBinPath = filepath.Join(dir, "herd")
-		out, err := exec.Command("go", "build", "-o", herdBinPath, ".").CombinedOutput()
-		if err != nil {
-			herdBinErr = err
-			t.Logf("%s", out)
-		}
-	})
-	if herdBinErr != nil {
-		t.Fatalf("building herd: %v", herdBinErr)
-	}
-	return herdBinPath
-}
 
 func TestSwarmRunsAndWritesJSON(t *testing.T) {
 	dir := t.TempDir()
@@ -71,6 +41,9 @@ func TestSwarmBadFlags(t *testing.T) {
 	}{
 		{[]string{"--agents", "0"}, "--agents: must be between 1 and 10000000, got 0"},
 		{[]string{"--agents", "-1"}, "--agents: must be between 1 and 10000000, got -1"},
+		{[]string{"--max-agents", "0"}, "--max-agents: must be between 1 and 10000000, got 0"},
+		{[]string{"--max-agents", "20000000", "--agents", "15000000"}, "--max-agents: must be between 1 and 10000000, got 20000000"},
+		{[]string{"--max-agents", "100"}, "--agents: must be between 1 and 100, got 200"},
 		{[]string{"--mix", "careful=x"}, `--mix: "careful=x": weight "x" is not a non-negative number`},
 		{[]string{"--mix", "carefull=1"}, `--mix: unknown persona "carefull"`},
 		{[]string{"--goal", "nope"}, `--goal: world crm has no goal "nope"`},
@@ -78,6 +51,7 @@ func TestSwarmBadFlags(t *testing.T) {
 		{[]string{"--workers", "0"}, "--workers: must be between 1 and 4096, got 0"},
 		{[]string{"--faults", "weird"}, `--faults: world crm has no fault profile "weird"`},
 		{[]string{"--variant", "shiny"}, `--variant: world crm has no variant "shiny"`},
+		{[]string{"--variant", "clear,ambiguous,clear"}, `--variant: "clear" given twice`},
 		{[]string{"--threshold", "harmless<5%"}, `threshold "harmless<5%"`},
 		{[]string{"--progress", "sometimes"}, `--progress: want auto, always or never`},
 	}
@@ -172,12 +146,10 @@ func TestReplayMatchesRunTrace(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay: exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(out, `"class": "`+tr.Class+`"`) || !strings.Contains(out, `"agent": `+itoa(tr.Agent)) {
+	if !strings.Contains(out, `"class": "`+tr.Class+`"`) || !strings.Contains(out, `"agent": `+strconv.Itoa(tr.Agent)) {
 		t.Fatalf("replay of %q does not reproduce class %s:\n%s", tr.Replay, tr.Class, out)
 	}
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }
 
 // lockedBuffer is a bytes.Buffer safe for one writer and one reader.
 type lockedBuffer struct {

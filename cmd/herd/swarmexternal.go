@@ -26,7 +26,7 @@ const defaultExternalSeed = 1
 // others with --allow-writes) with schema-valid arguments and with
 // arguments the schema refuses, and reports latency, throughput and what
 // the answers were. A server that crashes or hangs ends the run with exit 3.
-func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOptions, st *servedTarget) (err error) {
+func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOptions, st *servedTarget) error {
 	var ext *target.External
 	if st.spec.Kind == target.KindHTTP {
 		ext = target.ExternalHTTP(st.spec.URL, st.hc, o.targetOptions())
@@ -81,17 +81,14 @@ func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCm
 	lr := lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant})
 	res.Lint = lr.ToResults()
 	printStats(s.err, run.Stats, res, load.Pacer != nil)
-	code, err := finishRun(s, res, outputs{json: o.jsonOut, html: o.htmlOut, md: o.mdOut, junit: o.junitOut, badge: o.badgeOut}, o.thresholds, o.strict)
+	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 	if err != nil {
 		return err
 	}
 	if run.Unusable != "" {
 		return codeErr(exitUnreachable, fmt.Errorf("%s is unusable: %s", st.spec.Raw, run.Unusable))
 	}
-	if code != exitOK {
-		return codeErr(code, nil)
-	}
-	return nil
+	return exitFor(code)
 }
 
 // lintTools describes discovered tools to the description linter: the

@@ -2,42 +2,13 @@ package main
 
 import (
 	"net/http/httptest"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/herd-sh/herd/report"
 )
-
-var (
-	testServerOnce sync.Once
-	testServerPath string
-	testServerErr  error
-)
-
-// testServer builds testdata/mcpserver once per test process.
-func testServer(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds a test MCP server")
-	}
-	// Next to the herd binary, so that TestMain removes both.
-	dir := filepath.Dir(herdBinary(t))
-	testServerOnce.Do(func() {
-		testServerPath = filepath.Join(dir, "mcpserver")
-		if out, err := exec.Command("go", "build", "-o", testServerPath, "./testdata/mcpserver").CombinedOutput(); err != nil {
-			testServerErr = err
-			t.Logf("%s", out)
-		}
-	})
-	if testServerErr != nil {
-		t.Fatalf("building the test server: %v", testServerErr)
-	}
-	return testServerPath
-}
 
 // externalRun runs herd swarm against a test server and returns the exit
 // code, stderr and the results document.

@@ -6,8 +6,8 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -124,7 +124,13 @@ type servedTarget struct {
 	hc    *http.Client
 	info  *target.WorldInfo // HTTP and stdio: the served world
 	stdio *target.Stdio     // stdio: the first process
-	ctl   *target.Control
+}
+
+// close ends the first stdio process, unless a target took it over.
+func (st *servedTarget) close() {
+	if st.stdio != nil {
+		_ = st.stdio.Close()
+	}
 }
 
 // prepareTarget parses TARGET, refuses hosts that are not allowed, and asks
@@ -202,15 +208,13 @@ func (o *swarmCmdOptions) targetOptions() target.Options {
 }
 
 // targets makes the run's targets, one per variant, now that the world,
-// seed, variants and fault profile are known. close ends them all.
-func (st *servedTarget) targets(ctx context.Context, cmd *cobra.Command, o *swarmCmdOptions, cfg *swarm.Config) (close func(), err error) {
+// seed, variants and fault profile are known. close ends them all (the
+// first stdio process is st.close's).
+func (st *servedTarget) targets(ctx context.Context, o *swarmCmdOptions, cfg *swarm.Config) (close func(), err error) {
 	var made []*target.Served
 	close = func() {
 		for _, t := range made {
 			_ = t.Close()
-		}
-		if st.stdio != nil {
-			_ = st.stdio.Close()
 		}
 	}
 	defer func() {
@@ -246,7 +250,8 @@ func (st *servedTarget) targets(ctx context.Context, cmd *cobra.Command, o *swar
 				return close, usageErrf("--faults: the command serves faults %s; put --faults %s in the command instead", st.info.Faults, cfg.Profile.Name)
 			}
 			// Asked for explicitly: switch the server (every session on it).
-			if err := target.NewControl(strings.TrimSuffix(st.spec.URL.Scheme+"://"+st.spec.URL.Host, "/")+"/control", st.hc).SetFaults(ctx, cfg.Profile.Name); err != nil {
+			ctl := (&url.URL{Scheme: st.spec.URL.Scheme, Host: st.spec.URL.Host, Path: "/control"}).String()
+			if err := target.NewControl(ctl, st.hc).SetFaults(ctx, cfg.Profile.Name); err != nil {
 				return close, codeErr(exitUnreachable, err)
 			}
 		}

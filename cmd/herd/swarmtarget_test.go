@@ -17,7 +17,7 @@ import (
 	"github.com/herd-sh/herd/worlds"
 )
 
-// readResults reads a results document a test run wrote.
+// readRunJSON reads a results document a test run wrote.
 func readRunJSON(t *testing.T, path string) *report.Results {
 	t.Helper()
 	res, err := report.ReadFile(path)

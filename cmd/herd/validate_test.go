@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -10,14 +8,6 @@ import (
 
 	"github.com/herd-sh/herd/engine"
 )
-
-// execHerd runs herd in-process with args and returns its exit code and
-// output.
-func execHerd(args ...string) (code int, stdout, stderr string) {
-	var out, errb bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 // Every malformed world of the engine's table is refused with exit 2 and
 // exactly its problems, one file:line:col: message per line on stderr.
@@ -27,7 +17,7 @@ func TestValidateRefusesEveryMalformedWorld(t *testing.T) {
 		t.Fatalf("want the engine's malformed worlds, found %d (%v)", len(files), err)
 	}
 	for _, f := range files {
-		code, out, errOut := execHerd("validate", f)
+		code, out, errOut := runHerd(t, "validate", f)
 		if code != exitUsage {
 			t.Errorf("%s: exit %d, want 2", f, code)
 		}
@@ -51,7 +41,7 @@ func TestValidateRefusesEveryMalformedWorld(t *testing.T) {
 }
 
 func TestValidateAcceptsGoodWorlds(t *testing.T) {
-	code, out, errOut := execHerd("validate", "../../engine/testdata/shop.yaml", "../../engine/testdata/costly.yaml", "mock:crm")
+	code, out, errOut := runHerd(t, "validate", "../../engine/testdata/shop.yaml", "../../engine/testdata/costly.yaml", "mock:crm")
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
@@ -67,7 +57,7 @@ func TestValidateAcceptsGoodWorlds(t *testing.T) {
 // checked and reported.
 func TestValidateChecksEveryFile(t *testing.T) {
 	bad := "../../engine/testdata/bad/cel_type.yaml"
-	code, out, errOut := execHerd("validate", bad, "../../engine/testdata/shop.yaml", "no-such-world.yaml")
+	code, out, errOut := runHerd(t, "validate", bad, "../../engine/testdata/shop.yaml", "no-such-world.yaml")
 	if code != exitUsage {
 		t.Fatalf("exit %d, want 2", code)
 	}
@@ -86,7 +76,7 @@ func TestValidateChecksEveryFile(t *testing.T) {
 }
 
 func TestValidateNeedsAFile(t *testing.T) {
-	if code, _, errOut := execHerd("validate"); code != exitUsage || !strings.Contains(errOut, "requires at least 1 arg") {
+	if code, _, errOut := runHerd(t, "validate"); code != exitUsage || !strings.Contains(errOut, "requires at least 1 arg") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }

@@ -37,11 +37,7 @@ func runWorlds(out io.Writer) error {
 			// A built-in that does not compile is a bug in herd, not bad input.
 			return fmt.Errorf("built-in world %s: %w", name, err)
 		}
-		goals := make([]string, len(w.Goals))
-		for i, g := range w.Goals {
-			goals[i] = g.Name
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", name, len(w.Tools), strings.Join(goals, ", "), summary(w.Description))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", name, len(w.Tools), goalNames(w), summary(w.Description))
 	}
 	return tw.Flush()
 }

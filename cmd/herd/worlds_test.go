@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,15 +11,8 @@ import (
 	"github.com/herd-sh/herd/worlds"
 )
 
-// invokeHerd runs the command line in-process.
-func invokeHerd(args ...string) (code int, stdout, stderr string) {
-	var out, errb bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestWorldsListsFiveWorlds(t *testing.T) {
-	code, out, errOut := invokeHerd("worlds")
+	code, out, errOut := runHerd(t, "worlds")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -43,7 +34,7 @@ func TestWorldsListsFiveWorlds(t *testing.T) {
 
 func TestNewWritesAValidWorldAndRefusesToOverwrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "billing.yaml")
-	code, out, errOut := invokeHerd("new", "billing", "-o", path)
+	code, out, errOut := runHerd(t, "new", "billing", "-o", path)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -65,7 +56,7 @@ func TestNewWritesAValidWorldAndRefusesToOverwrite(t *testing.T) {
 	if err := os.WriteFile(path, []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errOut = invokeHerd("new", "billing", "-o", path)
+	code, _, errOut = runHerd(t, "new", "billing", "-o", path)
 	if code != exitUsage || !strings.Contains(errOut, "already exists") {
 		t.Fatalf("second herd new: exit %d, %q; want exit 2 refusing to overwrite", code, errOut)
 	}
@@ -75,7 +66,7 @@ func TestNewWritesAValidWorldAndRefusesToOverwrite(t *testing.T) {
 }
 
 func TestNewToStdoutAndBadNames(t *testing.T) {
-	code, out, errOut := invokeHerd("new", "x", "-o", "-")
+	code, out, errOut := runHerd(t, "new", "x", "-o", "-")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -83,16 +74,16 @@ func TestNewToStdoutAndBadNames(t *testing.T) {
 		t.Fatalf("herd new x -o - does not validate: %v", err)
 	}
 	for _, bad := range []string{"Billing", "9lives", "my world", "x.y"} {
-		code, _, errOut := invokeHerd("new", bad, "-o", "-")
+		code, _, errOut := runHerd(t, "new", bad, "-o", "-")
 		if code != exitUsage || !strings.Contains(errOut, "world name") {
 			t.Errorf("herd new %q: exit %d, %q; want exit 2 naming the rule", bad, code, errOut)
 		}
 	}
-	code, out, _ = invokeHerd("new", "my-world", "-o", "-")
+	code, out, _ = runHerd(t, "new", "my-world", "-o", "-")
 	if w, err := engine.Parse("my-world.yaml", []byte(out)); code != exitOK || err != nil || w.Name != "my_world" {
 		t.Errorf("herd new my-world: exit %d, %v; want the world my_world", code, err)
 	}
-	if code, _, _ := invokeHerd("new"); code != exitUsage {
+	if code, _, _ := runHerd(t, "new"); code != exitUsage {
 		t.Errorf("herd new without a name: exit %d, want 2", code)
 	}
 }

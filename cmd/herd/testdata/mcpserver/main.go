@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -29,33 +30,87 @@ func main() {
 	after := flag.Int("after", 10, "crash and hang: how many calls go well first")
 	addr := flag.String("http", "", "serve Streamable HTTP on this loopback address instead of stdio")
 	flag.Parse()
-	var calls, peeks atomic.Int64
-	srv := mcp.NewServer(&mcp.Implementation{Name: "testserver-" + *mode, Version: "1.0.0"}, nil)
+	s := &server{
+		mcp:   mcp.NewServer(&mcp.Implementation{Name: "testserver-" + *mode, Version: "1.0.0"}, nil),
+		mode:  *mode,
+		after: int64(*after),
+	}
+	s.addTools()
 
-	yes, no := true, false
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}
-	// step counts a call and breaks the server the way its mode says.
-	step := func(ctx context.Context) *mcp.CallToolResult {
-		n := calls.Add(1)
+	if *addr == "" {
+		if err := s.mcp.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			log.Print(err)
+		}
+		return
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("http://%s/mcp\n", ln.Addr())
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{JSONResponse: true})
+	log.Fatal(http.Serve(ln, h))
+}
+
+// server is the MCP server and the state its modes need.
+type server struct {
+	mcp   *mcp.Server
+	mode  string
+	after int64
+	calls atomic.Int64 // tool calls so far, every tool
+	peeks atomic.Int64 // peek_counter's calls
+}
+
+// add registers a tool. Every call is counted first and broken the way
+// -mode says; only a call that goes well reaches answer.
+func (s *server) add(t *mcp.Tool, answer mcp.ToolHandler) {
+	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		n := s.calls.Add(1)
 		switch {
-		case *mode == "crash" && n > int64(*after):
+		case s.mode == "crash" && n > s.after:
 			fmt.Fprintln(os.Stderr, "testserver: simulated crash")
 			os.Exit(3)
-		case *mode == "malformed":
-			return &mcp.CallToolResult{}
+		case s.mode == "malformed":
+			return &mcp.CallToolResult{}, nil
+		case s.mode == "hang" && t.Name == "get_weather" && n > s.after:
+			<-ctx.Done() // never answers
+			return nil, ctx.Err()
 		}
-		return nil
-	}
-	text := func(s string) *mcp.CallToolResult {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
-	}
-	fail := func(s string) *mcp.CallToolResult {
-		r := text(s)
-		r.IsError = true
-		return r
-	}
+		return answer(ctx, req)
+	})
+}
 
-	srv.AddTool(&mcp.Tool{
+// withArgs adapts a tool that reads its arguments as a JSON object; any
+// other arguments are refused with a tool error.
+func withArgs(answer func(args map[string]any) *mcp.CallToolResult) mcp.ToolHandler {
+	return func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		raw := req.Params.Arguments
+		if len(raw) == 0 {
+			raw = []byte("{}")
+		}
+		var args map[string]any
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return fail(fmt.Sprintf("arguments must be a JSON object: %v", err)), nil
+		}
+		return answer(args), nil
+	}
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+func fail(s string) *mcp.CallToolResult {
+	r := text(s)
+	r.IsError = true
+	return r
+}
+
+func (s *server) addTools() {
+	yes, no := true, false
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}
+
+	s.add(&mcp.Tool{
 		Name:        "get_weather",
 		Description: "Get the current weather for one city. Read-only; changes nothing. Returns the temperature in the units asked for.",
 		Annotations: readOnly,
@@ -68,38 +123,26 @@ func main() {
 			"required":             []any{"city"},
 			"additionalProperties": false,
 		},
-	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if r := step(ctx); r != nil {
-			return r, nil
-		}
-		if *mode == "hang" && calls.Load() > int64(*after) {
-			<-ctx.Done() // never answers
-			return nil, ctx.Err()
-		}
-		args, err := objectArgs(req)
-		if err != nil {
-			return fail(err.Error()), nil
-		}
+	}, withArgs(func(args map[string]any) *mcp.CallToolResult {
 		city, ok := args["city"].(string)
 		if !ok || city == "" || len(city) > 40 {
-			return fail(`argument "city": want a string of 1 to 40 characters`), nil
+			return fail(`argument "city": want a string of 1 to 40 characters`)
 		}
 		units := "c"
 		if u, present := args["units"]; present {
-			if u != "c" && u != "f" {
-				return fail(`argument "units": want "c" or "f"`), nil
+			if units, ok = u.(string); !ok || (units != "c" && units != "f") {
+				return fail(`argument "units": want "c" or "f"`)
 			}
-			units = u.(string)
 		}
 		for k := range args {
 			if k != "city" && k != "units" {
-				return fail(fmt.Sprintf("unknown argument %q", k)), nil
+				return fail(fmt.Sprintf("unknown argument %q", k))
 			}
 		}
-		return text(fmt.Sprintf(`{"city": %q, "temperature": 21, "units": %q}`, city, units)), nil
-	})
+		return text(fmt.Sprintf(`{"city": %q, "temperature": 21, "units": %q}`, city, units))
+	}))
 
-	srv.AddTool(&mcp.Tool{
+	s.add(&mcp.Tool{
 		Name:        "add",
 		Description: "Add two whole numbers between -1000 and 1000 and return the sum. Read-only.",
 		Annotations: readOnly,
@@ -112,31 +155,24 @@ func main() {
 			"required":             []any{"a", "b"},
 			"additionalProperties": false,
 		},
-	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if r := step(ctx); r != nil {
-			return r, nil
-		}
-		args, err := objectArgs(req)
-		if err != nil {
-			return fail(err.Error()), nil
-		}
+	}, withArgs(func(args map[string]any) *mcp.CallToolResult {
 		var sum float64
 		for _, k := range []string{"a", "b"} {
 			v, ok := args[k].(float64)
 			if !ok || v != float64(int64(v)) || v < -1000 || v > 1000 {
-				return fail(fmt.Sprintf("argument %q: want a whole number from -1000 to 1000", k)), nil
+				return fail(fmt.Sprintf("argument %q: want a whole number from -1000 to 1000", k))
 			}
 			sum += v
 		}
 		if len(args) != 2 {
-			return fail("add takes a and b only"), nil
+			return fail("add takes a and b only")
 		}
-		return text(fmt.Sprintf(`{"sum": %g}`, sum)), nil
-	})
+		return text(fmt.Sprintf(`{"sum": %g}`, sum))
+	}))
 
 	// echo says it refuses unknown arguments but never checks: garbage in,
 	// garbage out.
-	srv.AddTool(&mcp.Tool{
+	s.add(&mcp.Tool{
 		Name:        "echo",
 		Description: "Echo a short text back. Read-only.",
 		Annotations: readOnly,
@@ -146,27 +182,21 @@ func main() {
 			"required":             []any{"text"},
 			"additionalProperties": false,
 		},
-	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if r := step(ctx); r != nil {
-			return r, nil
-		}
+	}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return text(string(req.Params.Arguments)), nil
 	})
 
 	// peek_counter claims to be read-only, yet counts its own calls.
-	srv.AddTool(&mcp.Tool{
+	s.add(&mcp.Tool{
 		Name:        "peek_counter",
 		Description: "Read the counter's current value. Read-only.",
 		Annotations: readOnly,
 		InputSchema: map[string]any{"type": "object", "properties": map[string]any{}},
-	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if r := step(ctx); r != nil {
-			return r, nil
-		}
-		return text(fmt.Sprintf(`{"value": %d}`, peeks.Add(1))), nil
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return text(fmt.Sprintf(`{"value": %d}`, s.peeks.Add(1))), nil
 	})
 
-	srv.AddTool(&mcp.Tool{
+	s.add(&mcp.Tool{
 		Name:        "create_note",
 		Description: "Create a note with a title. Writes: each call adds a note.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: false, OpenWorldHint: &yes},
@@ -176,40 +206,10 @@ func main() {
 			"required":             []any{"title"},
 			"additionalProperties": false,
 		},
-	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if r := step(ctx); r != nil {
-			return r, nil
-		}
-		args, err := objectArgs(req)
-		if err != nil {
-			return fail(err.Error()), nil
-		}
+	}, withArgs(func(args map[string]any) *mcp.CallToolResult {
 		if t, ok := args["title"].(string); !ok || t == "" || len(t) > 80 || len(args) != 1 {
-			return fail(`create_note takes one argument, "title": a string of 1 to 80 characters`), nil
+			return fail(`create_note takes one argument, "title": a string of 1 to 80 characters`)
 		}
-		return text(`{"created": true}`), nil
-	})
-
-	if *addr == "" {
-		if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-			log.Print(err)
-		}
-		return
-	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("http://%s/mcp\n", ln.Addr())
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true})
-	log.Fatal(http.Serve(ln, h))
-}
-
-// objectArgs decodes a call's arguments as a JSON object.
-func objectArgs(req *mcp.CallToolRequest) (map[string]any, error) {
-	var m map[string]any
-	if err := unmarshal(req.Params.Arguments, &m); err != nil {
-		return nil, fmt.Errorf("arguments must be a JSON object: %v", err)
-	}
-	return m, nil
+		return text(`{"created": true}`)
+	}))
 }
