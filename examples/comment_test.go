@@ -10,7 +10,9 @@ import (
 
 // fakeGH stands in for the GitHub CLI: it logs every call, answers the two
 // reads post-comment.sh makes from its environment, and keeps the body of
-// a write.
+// a write. The marked comments' ids (FAKE_COMMENT_ID, space-separated)
+// come one page at a time, a moment apart, as gh api --paginate writes
+// them.
 const fakeGH = `#!/usr/bin/env bash
 printf '%s\n' "$*" >> "$FAKE_GH_LOG"
 case "$*" in
@@ -20,13 +22,21 @@ case "$*" in
     done
     ;;
   *"/pulls/"*) echo "$FAKE_HEAD_SHA" ;;
-  *"/comments"*) [ -z "$FAKE_COMMENT_ID" ] || echo "$FAKE_COMMENT_ID" ;;
+  *"/comments"*)
+    first=1
+    for id in $FAKE_COMMENT_ID; do
+      [ -n "$first" ] || sleep 0.3
+      first=
+      echo "$id"
+    done
+    ;;
   *) echo "fake gh: unexpected call: $*" >&2; exit 1 ;;
 esac
 `
 
 type commentCase struct {
 	pr, body, commentID, prHead string
+	author                      string // HERD_COMMENT_AUTHOR; "" leaves the default
 }
 
 // postComment runs post-comment.sh against the fake gh and returns what it
@@ -43,10 +53,14 @@ func postComment(t *testing.T, c commentCase) (result, []string, string) {
 	os.WriteFile(filepath.Join(dir, "pr-number"), []byte(c.pr+"\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "comment.md"), []byte(c.body), 0o644)
 	log, sent := filepath.Join(tmp, "gh.log"), filepath.Join(tmp, "sent.md")
-	r := script(t, time.Minute, tmp, []string{
+	env := []string{
 		"GH=" + gh, "GH_TOKEN=t0ken", "HERD_REPO=acme/tools", "HERD_COMMENT_DIR=" + dir, "HERD_HEAD_SHA=cafe01",
 		"FAKE_GH_LOG=" + log, "FAKE_GH_BODY=" + sent, "FAKE_HEAD_SHA=" + c.prHead, "FAKE_COMMENT_ID=" + c.commentID,
-	}, actionScript("post-comment.sh"))
+	}
+	if c.author != "" {
+		env = append(env, "HERD_COMMENT_AUTHOR="+c.author)
+	}
+	r := script(t, time.Minute, tmp, env, actionScript("post-comment.sh"))
 	calls, _ := os.ReadFile(log)
 	body, _ := os.ReadFile(sent)
 	var lines []string
@@ -80,6 +94,15 @@ func TestPostCommentUpdatesTheStickyComment(t *testing.T) {
 	}
 }
 
+// Two marked comments (two runs raced to create one) on different pages:
+// the first is updated, and the page gh writes after it is no error.
+func TestPostCommentUpdatesTheFirstOfTwo(t *testing.T) {
+	r, calls, body := postComment(t, commentCase{pr: "17", body: markedReport, commentID: "555 777", prHead: "cafe01"})
+	if r.code != 0 || len(calls) != 3 || !strings.HasPrefix(calls[2], "api --method PATCH repos/acme/tools/issues/comments/555 ") || body != markedReport {
+		t.Fatalf("exit %d, calls %q, body %q\n%s", r.code, calls, body, r.stderr)
+	}
+}
+
 func TestPostCommentCreatesTheFirstComment(t *testing.T) {
 	r, calls, body := postComment(t, commentCase{pr: "17", body: markedReport, prHead: "cafe01"})
 	if r.code != 0 || len(calls) != 3 || !strings.HasPrefix(calls[2], "api --method POST repos/acme/tools/issues/17/comments -F body=@") || body != markedReport {
@@ -101,6 +124,9 @@ func TestPostCommentRefusesUntrustedInput(t *testing.T) {
 		"no marker":    {commentCase{pr: "17", body: "## hello\n", prHead: "cafe01"}, 2, "does not start with <!-- herd-report -->", 0},
 		"too long":     {commentCase{pr: "17", body: markedReport + strings.Repeat("x", 70000), prHead: "cafe01"}, 2, "over 65,536 bytes", 0},
 		"not a number": {commentCase{pr: "seventeen", body: markedReport, prHead: "cafe01"}, 2, "is not a pull request number", 0},
+		// The author is an input of the calling workflow, not the artifact,
+		// but it lands inside a jq string: only a login may get there.
+		"author quote": {commentCase{pr: "17", body: markedReport, prHead: "cafe01", author: `x") or (true`}, 2, "is not a GitHub login", 0},
 	} {
 		r, calls, body := postComment(t, c.commentCase)
 		if r.code != c.code || !strings.Contains(r.stderr, c.want) || len(calls) != c.wantCalls || body != "" {

@@ -20,6 +20,49 @@ func TestActionDefinitions(t *testing.T) {
 	}
 }
 
+// Neither the action nor a workflow to copy pastes an expression into a
+// shell script: a value that comes from a pull request (a title, a branch
+// name, an output) could then run as code. Values go through env instead.
+func TestNoExpressionsInRunScripts(t *testing.T) {
+	paths := []string{
+		filepath.Join(root, "action.yml"),
+		filepath.Join(root, ".github", "actions", "herd", "comment", "action.yml"),
+	}
+	more, err := filepath.Glob(filepath.Join(root, "examples", "github", "*.yml"))
+	if err != nil || len(more) == 0 {
+		t.Fatalf("no example workflows (%v)", err)
+	}
+	runs := 0
+	for _, path := range append(paths, more...) {
+		walkRuns(readYAML(t, path), func(run string) {
+			runs++
+			if strings.Contains(run, "${{") {
+				t.Errorf("%s: a run script uses an expression; pass it through env:\n%s", path, run)
+			}
+		})
+	}
+	if runs < 10 {
+		t.Errorf("found %d run scripts in %d files; the walk misses some", runs, len(paths)+len(more))
+	}
+}
+
+// walkRuns calls f with every `run:` script in a YAML tree.
+func walkRuns(v any, f func(string)) {
+	switch n := v.(type) {
+	case map[string]any:
+		if run, ok := n["run"].(string); ok {
+			f(run)
+		}
+		for _, c := range n {
+			walkRuns(c, f)
+		}
+	case []any:
+		for _, c := range n {
+			walkRuns(c, f)
+		}
+	}
+}
+
 var (
 	inputRef  = regexp.MustCompile(`inputs\.([a-z-]+)`)
 	stepRef   = regexp.MustCompile(`steps\.([a-z-]+)\.(outputs|outcome)`)

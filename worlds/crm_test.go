@@ -6,11 +6,6 @@ import (
 	"github.com/herd-sh/herd/engine"
 )
 
-// Record helpers shared by the world tables.
-func flag(rec *engine.Record, field string) bool   { b, _ := rec.Get(field).(bool); return b }
-func text(rec *engine.Record, field string) string { return rec.String(field) }
-func num(rec *engine.Record, field string) int64   { n, _ := rec.Get(field).(int64); return n }
-
 // crm pickers.
 func unlockedContact(p *picker) bool { return !flag(p.cand, "locked") }
 func lockedContact(p *picker) bool   { return flag(p.cand, "locked") }
@@ -21,9 +16,7 @@ func contactWithLookalike(p *picker) bool {
 	if flag(p.cand, "locked") {
 		return false
 	}
-	p.other = p.find("contact", func(c *engine.Record) bool {
-		return !flag(c, "locked") && !flag(c, "archived") && similarName(text(c, "name"), text(p.cand, "name"))
-	})
+	p.other = p.findLookalike("contact", func(c *engine.Record) bool { return !flag(c, "locked") && !flag(c, "archived") })
 	return p.other != nil
 }
 

@@ -16,9 +16,7 @@ func activeWithLookalike(p *picker) bool {
 	if !activeContact(p) {
 		return false
 	}
-	p.other = p.find("contact", func(c *engine.Record) bool {
-		return text(c, "email_status") == "active" && similarName(text(c, "name"), text(p.cand, "name"))
-	})
+	p.other = p.findLookalike("contact", func(c *engine.Record) bool { return text(c, "email_status") == "active" })
 	return p.other != nil
 }
 
@@ -108,7 +106,7 @@ func emailGoalTable() []scenario {
 			},
 			want: "achieved"},
 		{goal: "reply_in_thread", name: "send_email threaded with in_reply_to",
-			steps: []step{call("send_email", args{"to": target("from"), "subject": "Re: " + "your message", "body": knows("body"), "in_reply_to": target("id")})},
+			steps: []step{call("send_email", args{"to": target("from"), "subject": "Re: your message", "body": knows("body"), "in_reply_to": target("id")})},
 			want:  "achieved"},
 		{goal: "reply_in_thread", name: "reply timed out after commit, replied again", profile: "realistic",
 			steps: []step{

@@ -11,9 +11,7 @@ import (
 // withLookalikeCustomer picks a target with a similarly named customer
 // whose card works: charging that one goes through.
 func withLookalikeCustomer(p *picker) bool {
-	p.other = p.find("customer", func(c *engine.Record) bool {
-		return text(c, "card_status") == "valid" && similarName(text(c, "name"), text(p.cand, "name"))
-	})
+	p.other = p.findLookalike("customer", func(c *engine.Record) bool { return text(c, "card_status") == "valid" })
 	return p.other != nil
 }
 

@@ -112,16 +112,6 @@ func plus(x ref, n int) ref {
 	}
 }
 
-// item resolves to a field of the i-th record a list call returned.
-func item(i int, field string) ref {
-	return func(r *run) (any, error) {
-		if i >= len(r.last.Records) {
-			return nil, fmt.Errorf("item(%d, %q): the previous call listed %d records", i, field, len(r.last.Records))
-		}
-		return value(r.last.Records[i], field)
-	}
-}
-
 // matching resolves to a field of the first record the previous list call
 // returned that ok accepts: how a careful agent picks from results.
 func matching(field string, ok func(*engine.Record, *run) bool) ref {
@@ -139,12 +129,7 @@ func value(rec *engine.Record, field string) (any, error) {
 	if !rec.Has(field) {
 		return nil, fmt.Errorf("%s %s has no %s", rec.RecordType().Name, rec.ID(), field)
 	}
-	v := rec.Get(field)
-	// The engine takes JSON-shaped arguments: whole numbers as int.
-	if n, ok := v.(int64); ok {
-		return int(n), nil
-	}
-	return v, nil
+	return rec.Get(field), nil // resolve turns int64 into int
 }
 
 // picker is what a scenario's pick function sees: one candidate at a time,
@@ -154,6 +139,11 @@ type picker struct {
 	session *engine.Session
 	other   *engine.Record
 }
+
+// Record helpers shared by the world tables.
+func flag(rec *engine.Record, field string) bool   { b, _ := rec.Get(field).(bool); return b }
+func text(rec *engine.Record, field string) string { return rec.String(field) }
+func num(rec *engine.Record, field string) int64   { n, _ := rec.Get(field).(int64); return n }
 
 // find returns the first record of a type, other than the candidate, that
 // ok accepts (nil when none).
@@ -165,6 +155,16 @@ func (p *picker) find(typeName string, ok func(*engine.Record) bool) *engine.Rec
 		}
 	}
 	return nil
+}
+
+// findLookalike returns the first record of a type, other than the
+// candidate, that ok accepts and whose name looks like the candidate's
+// (see similarName): the person a hasty agent picks by mistake.
+func (p *picker) findLookalike(typeName string, ok func(*engine.Record) bool) *engine.Record {
+	name := text(p.cand, "name")
+	return p.find(typeName, func(rec *engine.Record) bool {
+		return ok(rec) && similarName(text(rec, "name"), name)
+	})
 }
 
 // run is one execution of a scenario.
@@ -268,12 +268,11 @@ func playScenario(t *testing.T, b *engine.Base, sc scenario) (engine.Verdict, *r
 // pickTarget returns the rnd that makes Begin choose the scenario's target.
 func pickTarget(t *testing.T, b *engine.Base, g *engine.Goal, sc scenario) (uint64, *engine.Record) {
 	t.Helper()
-	cands := b.Candidates(g)
 	if sc.pick == nil {
 		return 0, nil
 	}
 	look := b.NewSession(0, nil)
-	for i, c := range cands {
+	for i, c := range b.Candidates(g) {
 		p := &picker{cand: c, session: look}
 		if sc.pick(p) {
 			return uint64(i), p.other
@@ -325,6 +324,7 @@ func (r *run) resolve(a args) (map[string]any, error) {
 			}
 			v = x
 		}
+		// The engine takes JSON-shaped arguments: whole numbers as int.
 		if n, ok := v.(int64); ok {
 			v = int(n)
 		}

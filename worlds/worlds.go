@@ -9,7 +9,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 	"sync"
 
@@ -102,20 +101,4 @@ func Resolve(ref string) (*engine.World, error) {
 
 func unknownError(ref string) error {
 	return fmt.Errorf("unknown world %q (built-in: %s)", ref, strings.Join(Names(), ", "))
-}
-
-// embeddedWorldFiles lists the *.yaml files embedded in the package; tests
-// compare it with the documented order.
-func embeddedWorldFiles() ([]string, error) {
-	entries, err := fs.ReadDir(files, ".")
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".yaml") {
-			out = append(out, strings.TrimSuffix(e.Name(), ".yaml"))
-		}
-	}
-	return out, nil
 }

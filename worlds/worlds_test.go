@@ -2,6 +2,7 @@ package worlds
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,6 +28,22 @@ func shortNames() []string {
 		out = append(out, strings.TrimPrefix(n, Prefix))
 	}
 	return out
+}
+
+// embeddedWorldFiles lists the *.yaml files embedded in the package, to
+// compare with the documented order.
+func embeddedWorldFiles() ([]string, error) {
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".yaml") {
+			out = append(out, strings.TrimSuffix(e.Name(), ".yaml"))
+		}
+	}
+	return out, nil
 }
 
 func TestNamesMatchEmbeddedFiles(t *testing.T) {

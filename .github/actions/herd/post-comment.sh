@@ -27,6 +27,12 @@ if ! [[ "$repo" =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]]; then
   echo "herd comment: HERD_REPO \"$repo\" is not owner/name" >&2
   exit 2
 fi
+# The login goes into a jq filter below: a GitHub login (or an app's
+# NAME[bot]) has no character that could end the string it sits in.
+if ! [[ "$author" =~ ^[A-Za-z0-9-]+(\[bot\])?$ ]]; then
+  echo "herd comment: HERD_COMMENT_AUTHOR \"$author\" is not a GitHub login" >&2
+  exit 2
+fi
 if [ ! -f "$dir/pr-number" ] || [ ! -f "$body" ]; then
   echo "herd comment: $dir has no pr-number or comment.md: was the herd action run with comment: true on a pull request?" >&2
   exit 2
@@ -51,8 +57,12 @@ if [ "$pr_head" != "$head_sha" ]; then
   exit 0
 fi
 
-id="$("$gh" api --paginate "repos/$repo/issues/$pr/comments" \
-  --jq ".[] | select(.user.login == \"$author\" and (.body | startswith(\"$marker\"))) | .id" | head -n 1)"
+# Every matching id, then the first: piping into `head -n 1` would close
+# the pipe while gh may still write another page, and with pipefail gh's
+# broken-pipe exit would end the script.
+ids="$("$gh" api --paginate "repos/$repo/issues/$pr/comments" \
+  --jq ".[] | select(.user.login == \"$author\" and (.body | startswith(\"$marker\"))) | .id")"
+id="${ids%%$'\n'*}"
 if [ -n "$id" ]; then
   if ! [[ "$id" =~ ^[0-9]+$ ]]; then
     echo "herd comment: unexpected comment id \"$id\"" >&2

@@ -26,7 +26,14 @@ fi
 out="${HERD_OUT:-${RUNNER_TEMP:-/tmp}/herd}"
 herd="${HERD_BIN:-herd}"
 output="${GITHUB_OUTPUT:-/dev/null}"
+# Each output name and the file herd writes for it.
+reports="json:run.json markdown:report.md html:report.html junit:junit.xml badge:badge.json"
 mkdir -p "$out"
+# A second run into the same folder (the action used twice in one job) must
+# not pass off the first run's reports as its own when herd fails early.
+for pair in $reports; do
+  rm -f "$out/${pair#*:}"
+done
 
 args=(swarm "$HERD_WORLD" --agents "${HERD_AGENTS:-1000}" --progress never
   --json "$out/run.json" --md "$out/report.md" --html "$out/report.html"
@@ -69,7 +76,7 @@ fi
   echo "exit-code=$code"
   echo "verdict=$verdict"
   echo "dir=$out"
-  for pair in json:run.json markdown:report.md html:report.html junit:junit.xml badge:badge.json; do
+  for pair in $reports; do
     name="${pair%%:*}" file="$out/${pair#*:}"
     if [ -f "$file" ]; then
       echo "$name=$file"
