@@ -248,3 +248,12 @@ func TestDocsExampleValidates(t *testing.T) {
 		t.Fatalf("verdict %+v, %v", v, err)
 	}
 }
+
+// The YAML library reports invalid UTF-8 with no line; the loader must
+// still say where it is.
+func TestInvalidUTF8IsLocated(t *testing.T) {
+	_, err := Parse("w.yaml", []byte("world: w\ndescription: caf\xe9\n"))
+	if err == nil || err.Error() != "w.yaml:2:17: YAML: invalid UTF-8" {
+		t.Fatalf("got %v", err)
+	}
+}

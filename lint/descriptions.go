@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/herd-sh/herd/internal/yamlpos"
 
@@ -97,10 +96,6 @@ type perVariant struct {
 func (p *descParser) parse(data []byte) map[string]map[string]string {
 	if len(data) > maxDescriptionsFile {
 		p.problemAt(1, 1, fmt.Sprintf("file is %d bytes; a descriptions file may be at most %d", len(data), maxDescriptionsFile))
-		return nil
-	}
-	if line, col, ok := firstInvalidUTF8(data); ok {
-		p.problemAt(line, col, "invalid UTF-8")
 		return nil
 	}
 	var root yaml.Node
@@ -280,25 +275,3 @@ func toolNamesOf(w *engine.World) []string {
 
 // describeNode names what a YAML node is, for "want X, got Y" messages.
 func describeNode(n *yaml.Node) string { return yamlpos.Describe(n) }
-
-// firstInvalidUTF8 finds the line and column (in characters) of the first
-// byte that is not valid UTF-8.
-func firstInvalidUTF8(data []byte) (line, col int, found bool) {
-	if utf8.Valid(data) {
-		return 0, 0, false
-	}
-	line, col = 1, 1
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return line, col, true
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		i += size
-	}
-	return line, col, true
-}

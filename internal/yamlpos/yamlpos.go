@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -21,7 +22,13 @@ var lineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 // unlike its scanner errors — counts lines from 0 in its parser errors
 // ("did not find expected key"), so those get one added. The column is the
 // line's first non-blank character.
+//
+// Invalid UTF-8 is reported by the library with no line at all; it is
+// located here, in characters.
 func SyntaxError(err error, data []byte) (line, col int, msg string) {
+	if l, c, found := FirstInvalidUTF8(data); found {
+		return l, c, "invalid UTF-8"
+	}
 	msg = err.Error()
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
@@ -95,4 +102,26 @@ func Describe(n *yaml.Node) string {
 		return "nothing"
 	}
 	return strconv.Quote(n.Value)
+}
+
+// FirstInvalidUTF8 finds the line and column (in characters) of the first
+// byte that is not valid UTF-8.
+func FirstInvalidUTF8(data []byte) (line, col int, found bool) {
+	if utf8.Valid(data) {
+		return 0, 0, false
+	}
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return line, col, true
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return line, col, true
 }

@@ -52,3 +52,16 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("sequence: %q", got)
 	}
 }
+
+func TestInvalidUTF8IsLocated(t *testing.T) {
+	src := []byte("a: 1\nbé: \xff\n")
+	var n yaml.Node
+	err := yaml.Unmarshal(src, &n)
+	if err == nil {
+		t.Fatal("invalid UTF-8 parsed")
+	}
+	line, col, msg := SyntaxError(err, src)
+	if line != 2 || col != 5 || msg != "invalid UTF-8" {
+		t.Fatalf("at %d:%d %q, want 2:5 \"invalid UTF-8\"", line, col, msg)
+	}
+}
