@@ -199,6 +199,28 @@ func levelRank(level string) int {
 	return 2
 }
 
+// ValidLevel reports whether level is error, warning or info.
+func ValidLevel(level string) bool {
+	return level == LevelError || level == LevelWarning || level == LevelInfo
+}
+
+// AtLeast returns a copy of the document that shows only findings at
+// minLevel or worse; scores and counts stay those of the whole lint.
+func (d *Document) AtLeast(minLevel string) *Document {
+	limit := levelRank(minLevel)
+	out := &Document{World: d.World, Descriptions: d.Descriptions, Reports: slices.Clone(d.Reports)}
+	for i := range out.Reports {
+		kept := []Finding{}
+		for _, f := range out.Reports[i].Findings {
+			if levelRank(f.Level) <= limit {
+				kept = append(kept, f)
+			}
+		}
+		out.Reports[i].Findings = kept
+	}
+	return out
+}
+
 // sortedFindings lists every report's findings, errors first; within a
 // level, in report order (variant, then tool, then dimension).
 func sortedFindings(d *Document) []Finding {

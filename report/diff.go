@@ -13,9 +13,15 @@ import (
 
 // DiffOptions tune what counts as a regression.
 type DiffOptions struct {
-	MinEffect float64 // smallest change that matters, as a fraction (default 0.02: 2 points)
-	Alpha     float64 // significance level after Holm's correction (default 0.05)
+	// MinEffect is the smallest change that matters, as a fraction; 0 means
+	// any significant change counts. DefaultDiffOptions has 0.02 (2 points).
+	MinEffect float64
+	Alpha     float64 // significance level after Holm's correction (0: 0.05)
 }
+
+// DefaultDiffOptions are herd diff's defaults: a regression is significant
+// at 0.05 after Holm's correction and at least 2 points.
+func DefaultDiffOptions() DiffOptions { return DiffOptions{MinEffect: 0.02, Alpha: 0.05} }
 
 // DiffReport says which rates got worse from BASE to HEAD.
 type DiffReport struct {
@@ -110,9 +116,6 @@ func (r DiffRow) Wording() string {
 // Holm's method, so that a reseeded identical run does not "regress" by
 // chance somewhere among dozens of rates.
 func Diff(base, head *Results, opts DiffOptions) (*DiffReport, error) {
-	if opts.MinEffect == 0 {
-		opts.MinEffect = 0.02
-	}
 	if opts.Alpha == 0 {
 		opts.Alpha = 0.05
 	}

@@ -15,7 +15,7 @@ import (
 func TestDiffFlagsARealRegression(t *testing.T) {
 	base := reporttest.CRM(reporttest.Config{Seed: 42, Agents: 2000, Variants: []string{"clear"}})
 	head := reporttest.CRM(reporttest.Config{Seed: 42, Agents: 2000, Variants: []string{"ambiguous"}})
-	d, err := report.Diff(base, head, report.DiffOptions{})
+	d, err := report.Diff(base, head, report.DefaultDiffOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestDiffFlagsARealRegression(t *testing.T) {
 		t.Error("no regression counted")
 	}
 	// Reversed, the same change is an improvement.
-	back, err := report.Diff(head, base, report.DiffOptions{})
+	back, err := report.Diff(head, base, report.DefaultDiffOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestDiffQuietOnReseededRun(t *testing.T) {
 	for _, seeds := range [][2]uint64{{1, 2}, {42, 43}, {7, 1007}, {100, 200}} {
 		base := reporttest.CRM(reporttest.Config{Seed: seeds[0], Agents: 2000})
 		head := reporttest.CRM(reporttest.Config{Seed: seeds[1], Agents: 2000})
-		d, err := report.Diff(base, head, report.DiffOptions{})
+		d, err := report.Diff(base, head, report.DefaultDiffOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestDiffMinEffect(t *testing.T) {
 func TestDiffRefusesUnrelatedVariants(t *testing.T) {
 	base := reporttest.CRM(reporttest.Config{Seed: 1, Agents: 400, Variants: []string{"clear", "ambiguous"}})
 	head := reporttest.CRM(reporttest.Config{Seed: 1, Agents: 400, Variants: []string{"terse", "verbose"}})
-	_, err := report.Diff(base, head, report.DiffOptions{})
+	_, err := report.Diff(base, head, report.DefaultDiffOptions())
 	if err == nil || !strings.Contains(err.Error(), "none is in both") {
 		t.Errorf("error %v; want one saying no variant is in both", err)
 	}
@@ -113,5 +113,26 @@ func TestPairedBoundIsConservative(t *testing.T) {
 				t.Errorf("k1=%d k2=%d n=%d: p=%v with %d discordant exceeds the bound's %v", k1, k2, n, p, m, pMax)
 			}
 		}
+	}
+}
+
+// A minimum effect of zero is a choice ("any significant change"), not an
+// unset option silently replaced by 2 points.
+func TestDiffMinEffectZeroIsHonoured(t *testing.T) {
+	base := reporttest.CRM(reporttest.Config{Seed: 42, Agents: 2000, Variants: []string{"clear"}})
+	head := reporttest.CRM(reporttest.Config{Seed: 42, Agents: 2000, Variants: []string{"ambiguous"}})
+	d, err := report.Diff(base, head, report.DiffOptions{MinEffect: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.MinEffect != 0 {
+		t.Fatalf("min effect %v, want 0", d.MinEffect)
+	}
+	def, err := report.Diff(base, head, report.DefaultDiffOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Regressions < def.Regressions {
+		t.Fatalf("min effect 0 flags %d regressions, fewer than 2 points' %d", d.Regressions, def.Regressions)
 	}
 }

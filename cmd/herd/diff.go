@@ -62,7 +62,7 @@ func runDiff(s *streams, opts *diffOptions, basePath, headPath string) error {
 	}
 	d, err := report.Diff(base, head, report.DiffOptions{MinEffect: minEffect})
 	if err != nil {
-		return usageErr(err)
+		return usageErrf("%s vs %s: %w", basePath, headPath, err)
 	}
 	plain := opts.output != "" || !isTerminal(s.out)
 	err = writeOutput(s, opts.output, func(w io.Writer) error {

@@ -64,8 +64,7 @@ func runLint(s *streams, opts *lintOptions, ref string) error {
 	if !slices.Contains(lintFormats, format) {
 		return usageErrf("--format %q: want one of %s", opts.format, strings.Join(lintFormats, ", "))
 	}
-	minLevel, ok := lintLevelRank(opts.level)
-	if !ok {
+	if !lint.ValidLevel(opts.level) {
 		return usageErrf("--level %q: want error, warning or info", opts.level)
 	}
 	w, err := worlds.Resolve(ref)
@@ -98,7 +97,7 @@ func runLint(s *streams, opts *lintOptions, ref string) error {
 		doc.Reports = append(doc.Reports, lint.Lint(w, v, descs[v]))
 	}
 	counts := doc.Counts()
-	shown := lintFilterLevel(doc, minLevel)
+	shown := doc.AtLeast(opts.level)
 
 	var buf bytes.Buffer
 	switch format {
@@ -119,36 +118,4 @@ func runLint(s *streams, opts *lintOptions, ref string) error {
 		return codeErr(exitThreshold, fmt.Errorf("lint: %s", nounCount(counts.Errors, "error-level finding", "error-level findings")))
 	}
 	return nil
-}
-
-// lintLevelRank orders levels; findings at a rank above the minimum are hidden.
-func lintLevelRank(level string) (int, bool) {
-	switch level {
-	case lint.LevelError:
-		return 0, true
-	case lint.LevelWarning:
-		return 1, true
-	case lint.LevelInfo:
-		return 2, true
-	}
-	return 0, false
-}
-
-// lintFilterLevel returns a copy of the document showing only findings at
-// minLevel or worse; scores and counts stay those of the full lint.
-func lintFilterLevel(doc *lint.Document, minLevel int) *lint.Document {
-	out := &lint.Document{World: doc.World, Descriptions: doc.Descriptions, Reports: slices.Clone(doc.Reports)}
-	for i := range out.Reports {
-		var kept []lint.Finding
-		for _, f := range out.Reports[i].Findings {
-			if r, _ := lintLevelRank(f.Level); r <= minLevel {
-				kept = append(kept, f)
-			}
-		}
-		if kept == nil {
-			kept = []lint.Finding{}
-		}
-		out.Reports[i].Findings = kept
-	}
-	return out
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"net/url"
 	"os"
 	"time"
 
@@ -250,8 +249,7 @@ func (st *servedTarget) targets(ctx context.Context, o *swarmCmdOptions, cfg *sw
 				return close, usageErrf("--faults: the command serves faults %s; put --faults %s in the command instead", st.info.Faults, cfg.Profile.Name)
 			}
 			// Asked for explicitly: switch the server (every session on it).
-			ctl := (&url.URL{Scheme: st.spec.URL.Scheme, Host: st.spec.URL.Host, Path: "/control"}).String()
-			if err := target.NewControl(ctl, st.hc).SetFaults(ctx, cfg.Profile.Name); err != nil {
+			if err := target.NewControl(target.ControlURL(st.spec.URL), st.hc).SetFaults(ctx, cfg.Profile.Name); err != nil {
 				return close, codeErr(exitUnreachable, err)
 			}
 		}

@@ -23,7 +23,7 @@ import (
 func ProbeHTTP(ctx context.Context, u *url.URL, hc *http.Client) (*WorldInfo, error) {
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	ctl := NewControl(controlURL(u), hc)
+	ctl := NewControl(ControlURL(u), hc)
 	info, err := ctl.World(ctx)
 	if err == nil {
 		return &info, nil
@@ -53,7 +53,7 @@ func CheckWorld(target string, info WorldInfo, w *engine.World, variant string) 
 // serves (see Control.SetFaults).
 func HerdHTTP(u *url.URL, w *engine.World, profile string, hc *http.Client, opts Options) *Served {
 	endpoint := u.String()
-	ctl := NewControl(controlURL(u), hc)
+	ctl := NewControl(ControlURL(u), hc)
 	dial := func(ctx context.Context) (*conn, error) {
 		cs, err := connectHTTP(ctx, endpoint, hc)
 		if err != nil {

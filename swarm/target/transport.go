@@ -102,9 +102,9 @@ func connectHTTP(ctx context.Context, endpoint string, hc *http.Client) (*mcp.Cl
 	return cs, nil
 }
 
-// controlURL is the control plane next to an MCP endpoint: /control on the
+// ControlURL is the control plane next to an MCP endpoint: /control on the
 // same scheme and host.
-func controlURL(mcpURL *url.URL) string {
+func ControlURL(mcpURL *url.URL) string {
 	u := url.URL{Scheme: mcpURL.Scheme, Host: mcpURL.Host, Path: "/control"}
 	return u.String()
 }
