@@ -10,3 +10,13 @@ package engine
 func (t *RecordType) DecodeRecord(data []byte) (*Record, error) {
 	return decodeRecord(t, data)
 }
+
+// RecordFromJSON is DecodeRecord for a JSON object already decoded into Go
+// values, as encoding/json leaves them in a map[string]any (numbers as
+// float64, or json.Number with UseNumber): an MCP client has decoded a
+// result's structured content once already, and need not parse it again.
+// An integer decoded as a float64 of 2^53 or more is refused: it may
+// have been rounded.
+func (t *RecordType) RecordFromJSON(m map[string]any) (*Record, error) {
+	return recordFromJSON(t, m)
+}

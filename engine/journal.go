@@ -29,34 +29,58 @@ type JournalEntry struct {
 // modified.
 func (s *Session) Journal() []JournalEntry { return s.journal }
 
-// journalLine is the NDJSON shape of one entry.
-type journalLine struct {
+// JournalCall is one journal line without the call's latency and result:
+// what a driver that replays the calls needs, a fraction of the bytes (a
+// served session's reset answers with them, docs/serve.md).
+type JournalCall struct {
 	Seq        int            `json:"seq"`
 	Tool       string         `json:"tool"`
 	Args       map[string]any `json:"args"`
 	AtMS       float64        `json:"at_ms"`
-	LatencyMS  float64        `json:"latency_ms"`
 	OK         bool           `json:"ok"`
 	Fault      string         `json:"fault,omitempty"`
 	Committed  bool           `json:"committed"`
 	Replayed   bool           `json:"replayed,omitempty"`
 	Error      *ToolError     `json:"error,omitempty"`
 	RetryAfter float64        `json:"retry_after_ms,omitempty"`
-	Result     any            `json:"result,omitempty"`
+}
+
+// Call is the entry as a JournalCall.
+func (e *JournalEntry) Call() JournalCall {
+	c := JournalCall{Seq: e.Seq, Tool: e.Tool, Args: e.Args, AtMS: ms(e.At),
+		OK: e.Result.OK(), Fault: e.Result.Fault, Committed: e.Result.Committed, Replayed: e.Result.Replayed, Error: e.Result.Err}
+	if c.Args == nil {
+		c.Args = map[string]any{}
+	}
+	if e.Result.Err != nil {
+		c.RetryAfter = ms(e.Result.Err.RetryAfter)
+	}
+	return c
+}
+
+// JournalCalls returns the journal's calls without their results.
+func (s *Session) JournalCalls() []JournalCall {
+	calls := make([]JournalCall, len(s.journal))
+	for i := range s.journal {
+		calls[i] = s.journal[i].Call()
+	}
+	return calls
+}
+
+// journalLine is the NDJSON shape of one entry.
+type journalLine struct {
+	JournalCall
+	LatencyMS float64 `json:"latency_ms"`
+	Result    any     `json:"result,omitempty"`
 }
 
 // WriteJournal writes the journal as NDJSON, one call per line.
 func (s *Session) WriteJournal(w io.Writer) error {
 	enc := json.NewEncoder(w)
-	for _, e := range s.journal {
-		l := journalLine{Seq: e.Seq, Tool: e.Tool, Args: e.Args, AtMS: ms(e.At), LatencyMS: ms(e.Result.Latency),
-			OK: e.Result.OK(), Fault: e.Result.Fault, Committed: e.Result.Committed, Replayed: e.Result.Replayed, Error: e.Result.Err}
-		if l.Args == nil {
-			l.Args = map[string]any{}
-		}
-		if e.Result.Err != nil {
-			l.RetryAfter = ms(e.Result.Err.RetryAfter)
-		} else {
+	for i := range s.journal {
+		e := &s.journal[i]
+		l := journalLine{JournalCall: e.Call(), LatencyMS: ms(e.Result.Latency)}
+		if e.Result.Err == nil {
 			l.Result = e.Result.Value()
 		}
 		if err := enc.Encode(l); err != nil {
@@ -112,6 +136,44 @@ func (s *Session) StateJSON() []byte {
 		b.WriteByte(']')
 	}
 	b.WriteString("}}")
+	return b.Bytes()
+}
+
+// ChangesJSON returns what the session changed relative to its base as
+// canonical JSON: {"world", "seed", "changes": [{"type", "id", "before",
+// "after"}, …]} in type then id order, a record as StateJSON writes it, a
+// created record's before and a deleted one's after null. Two sessions of
+// the same base hold equal states exactly when their ChangesJSON are equal
+// bytes — and it costs what the session changed, not the whole world.
+func (s *Session) ChangesJSON() []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"world":`)
+	b.WriteString(strconv.Quote(s.base.world.Name))
+	b.WriteString(`,"seed":`)
+	b.WriteString(strconv.FormatUint(s.base.seed, 10))
+	b.WriteString(`,"changes":[`)
+	record := func(r *Record) {
+		if r == nil {
+			b.WriteString("null")
+			return
+		}
+		r.appendJSON(&b)
+	}
+	for i, c := range s.Changes() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"type":`)
+		b.WriteString(strconv.Quote(c.Type.Name))
+		b.WriteString(`,"id":`)
+		b.WriteString(strconv.Quote(c.ID))
+		b.WriteString(`,"before":`)
+		record(c.Before)
+		b.WriteString(`,"after":`)
+		record(c.After)
+		b.WriteByte('}')
+	}
+	b.WriteString("]}")
 	return b.Bytes()
 }
 
@@ -262,6 +324,11 @@ func decodeRecord(t *RecordType, raw json.RawMessage) (*Record, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, err
 	}
+	return recordFromJSON(t, m)
+}
+
+// recordFromJSON makes a record of type t from a decoded JSON object.
+func recordFromJSON(t *RecordType, m map[string]any) (*Record, error) {
 	r := newRecord(t, "")
 	for k, v := range m {
 		f := t.byName[k]
@@ -306,25 +373,34 @@ func fieldFromJSON(f *Field, v any) (ref.Val, error) {
 		}
 		return types.Bool(b), nil
 	case FieldInt:
-		n, ok := v.(json.Number)
-		if !ok {
-			return nil, fmt.Errorf("want an integer")
+		switch n := v.(type) {
+		case json.Number:
+			i, err := n.Int64()
+			if err != nil {
+				return nil, err
+			}
+			return types.Int(i), nil
+		case float64:
+			// A decoder without UseNumber: exact only below 2^53 (2^53+1
+			// decodes as 2^53 too).
+			if n != math.Trunc(n) || math.Abs(n) >= maxExactInt {
+				return nil, fmt.Errorf("want an integer below 2^53 in magnitude (decoded as a float), got %v", n)
+			}
+			return types.Int(int64(n)), nil
 		}
-		i, err := n.Int64()
-		if err != nil {
-			return nil, err
-		}
-		return types.Int(i), nil
+		return nil, fmt.Errorf("want an integer")
 	case FieldFloat:
-		n, ok := v.(json.Number)
-		if !ok {
-			return nil, fmt.Errorf("want a number")
+		switch n := v.(type) {
+		case json.Number:
+			x, err := n.Float64()
+			if err != nil {
+				return nil, err
+			}
+			return types.Double(x), nil
+		case float64:
+			return types.Double(n), nil
 		}
-		x, err := n.Float64()
-		if err != nil {
-			return nil, err
-		}
-		return types.Double(x), nil
+		return nil, fmt.Errorf("want a number")
 	case FieldDatetime:
 		s, ok := v.(string)
 		if !ok {
