@@ -27,6 +27,7 @@ func (s *Server) routeControl(mux *http.ServeMux) {
 	mux.HandleFunc("GET /control/sessions", s.getSessions)
 	mux.HandleFunc("GET /control/sessions/{id}", s.withSession(s.getSession))
 	mux.HandleFunc("GET /control/sessions/{id}/state", s.withSession(s.getState))
+	mux.HandleFunc("GET /control/sessions/{id}/changes", s.withSession(s.getChanges))
 	mux.HandleFunc("GET /control/sessions/{id}/journal", s.withSession(s.getJournal))
 	mux.HandleFunc("GET /control/sessions/{id}/invariants", s.withSession(s.getInvariants))
 	mux.HandleFunc("POST /control/sessions/{id}/reset", s.withSession(s.postReset))
@@ -100,6 +101,10 @@ func (s *Server) getState(w http.ResponseWriter, _ *http.Request, ws *worldSessi
 	writeRaw(w, "application/json", ws.state())
 }
 
+func (s *Server) getChanges(w http.ResponseWriter, _ *http.Request, ws *worldSession) {
+	writeRaw(w, "application/json", ws.changes())
+}
+
 func (s *Server) getJournal(w http.ResponseWriter, _ *http.Request, ws *worldSession) {
 	b, err := ws.journal()
 	if err != nil {
@@ -158,15 +163,42 @@ func (s *Server) postReset(w http.ResponseWriter, r *http.Request, ws *worldSess
 		writeError(w, bodyStatus(err), err.Error())
 		return
 	}
+	ans, old, err := s.reset(ws, body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if body.ReturnJournal {
+		var journal bytes.Buffer
+		if err := old.WriteJournal(&journal); err != nil {
+			writeError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		// Read by a program once per episode: compact, not indented.
+		ans.Journal = ndjsonArray(journal.Bytes())
+		b, err := json.Marshal(ans)
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		writeRaw(w, "application/json", append(b, '\n'))
+		return
+	}
+	writeJSON(w, http.StatusOK, ans)
+}
+
+// reset does a reset of ws as body asks — the control plane's and a tool
+// call's (_meta ResetMeta) — and returns the answer and the session it
+// replaced (its journal is the one dropped). An error is the caller's: it
+// names the field at fault.
+func (s *Server) reset(ws *worldSession, body resetBody) (resetAnswer, *engine.Session, error) {
 	var goal *engine.Goal
 	if body.Goal != "" {
 		if goal = s.world.Goal(body.Goal); goal == nil {
-			writeError(w, http.StatusBadRequest, fmt.Sprintf("goal: world %s has no goal %q", s.world.Name, body.Goal))
-			return
+			return resetAnswer{}, nil, fmt.Errorf("goal: world %s has no goal %q", s.world.Name, body.Goal)
 		}
 	} else if body.Rnd != nil {
-		writeError(w, http.StatusBadRequest, `rnd: only with "goal"`)
-		return
+		return resetAnswer{}, nil, fmt.Errorf(`rnd: only with "goal"`)
 	}
 	info := ws.info()
 	seed, key := info.Seed, info.Key
@@ -178,35 +210,22 @@ func (s *Server) postReset(w http.ResponseWriter, r *http.Request, ws *worldSess
 	}
 	base, err := s.bases.get(seed)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
+		return resetAnswer{}, nil, err
 	}
 	var rnd uint64
 	if body.Rnd != nil {
 		rnd = *body.Rnd
 	}
-	attempt, journal, err := ws.reset(base, key, goal, rnd, s.now(), body.ReturnJournal)
+	attempt, old, err := ws.reset(base, key, goal, rnd, s.now())
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
+		return resetAnswer{}, nil, err
 	}
 	s.log.Debug("session reset", "session", ws.id, "seed", seed, "key", key, "goal", body.Goal)
 	ans := resetAnswer{SessionInfo: ws.info()}
 	if attempt != nil {
 		ans.Goal, ans.Target, ans.Intent = goal.Name, attempt.Target.ID(), attempt.Intent
 	}
-	if body.ReturnJournal {
-		// Read by a program once per episode: compact, not indented.
-		ans.Journal = ndjsonArray(journal)
-		b, err := json.Marshal(ans)
-		if err != nil {
-			writeError(w, http.StatusInternalServerError, err.Error())
-			return
-		}
-		writeRaw(w, "application/json", append(b, '\n'))
-		return
-	}
-	writeJSON(w, http.StatusOK, ans)
+	return ans, old, nil
 }
 
 // ndjsonArray turns NDJSON (one JSON value a line; a JSON value has no raw

@@ -54,6 +54,21 @@ func TestControlPlane(t *testing.T) {
 	if _, latest := getBody(t, hc, base+"/control/sessions/latest/state"); string(latest) != string(state) {
 		t.Fatal("latest is not the only session")
 	}
+	// The changes: the contact archived, and the audit record created.
+	_, changes := getBody(t, hc, base+"/control/sessions/"+id+"/changes")
+	var ch struct {
+		Changes []struct {
+			Type, ID      string
+			Before, After map[string]any
+		}
+	}
+	if err := json.Unmarshal(changes, &ch); err != nil {
+		t.Fatalf("changes: %v", err)
+	}
+	if c := ch.Changes; len(c) != 2 || c[0].ID != target || c[0].Before["archived"] != false || c[0].After["archived"] != true ||
+		c[1].Type != "audit" || c[1].Before != nil || c[1].After["contact"] != target {
+		t.Fatalf("changes: %s", changes)
+	}
 
 	_, jb := getBody(t, hc, base+"/control/sessions/"+id+"/journal")
 	j := parseJournal(t, jb)

@@ -127,6 +127,13 @@ func (ws *worldSession) state() []byte {
 	return ws.sess.StateJSON()
 }
 
+// changes returns what the session changed, as canonical JSON.
+func (ws *worldSession) changes() []byte {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return ws.sess.ChangesJSON()
+}
+
 // journal returns the session's calls as NDJSON.
 func (ws *worldSession) journal() ([]byte, error) {
 	ws.mu.Lock()
@@ -156,10 +163,10 @@ func (ws *worldSession) snapshot() ([]byte, error) {
 // profile): no changes, an empty journal, the clock at zero. With a goal,
 // the goal's attempt is begun on it (rnd picks the target), so its other
 // actor, if it has one, writes during the session as it would in-process.
-// On error the session is unchanged. With withJournal it also returns the
-// journal the reset drops (NDJSON), read under the same lock, so no call
-// can land between the journal read and the reset.
-func (ws *worldSession) reset(base *engine.Base, key uint64, goal *engine.Goal, rnd uint64, now time.Time, withJournal bool) (*engine.Attempt, []byte, error) {
+// On error the session is unchanged. It returns the session it replaced,
+// which no call reaches any more: its journal is the one the reset drops,
+// whole, with no call landing between reading it and the reset.
+func (ws *worldSession) reset(base *engine.Base, key uint64, goal *engine.Goal, rnd uint64, now time.Time) (*engine.Attempt, *engine.Session, error) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	fresh := base.NewSession(key, ws.sess.Profile())
@@ -170,17 +177,10 @@ func (ws *worldSession) reset(base *engine.Base, key uint64, goal *engine.Goal, 
 			return nil, nil, err
 		}
 	}
-	var journal []byte
-	if withJournal {
-		var b bytes.Buffer
-		if err := ws.sess.WriteJournal(&b); err != nil {
-			return nil, nil, err
-		}
-		journal = b.Bytes()
-	}
+	old := ws.sess
 	ws.sess, ws.key = fresh, key
 	ws.lastEnd.Store(now.UnixNano())
-	return attempt, journal, nil
+	return attempt, old, nil
 }
 
 // restore replaces the session's state with a snapshot. baseFor supplies the

@@ -53,6 +53,12 @@ func (s *Server) toolHandler(t *engine.Tool) mcp.ToolHandler {
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
+		var reset *MetaResetAnswer
+		if v, ok := req.Params.Meta[ResetMeta]; ok {
+			if reset, err = s.resetFromMeta(ws, v); err != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s: _meta %q: %v", t.Name, ResetMeta, err)}
+			}
+		}
 		res := ws.call(t.Name, args, s.now())
 		if err := s.wait(ctx, res.Latency); err != nil {
 			return nil, err
@@ -61,8 +67,27 @@ func (s *Server) toolHandler(t *engine.Tool) mcp.ToolHandler {
 		if res.Err != nil {
 			s.log.Debug("call failed", "session", ws.id, "tool", t.Name, "code", res.Err.Code, "fault", res.Fault)
 		}
-		return toolResult(&res), nil
+		out := toolResult(&res)
+		if reset != nil {
+			out.Meta = mcp.Meta{ResetMeta: reset}
+		}
+		return out, nil
 	}
+}
+
+// resetFromMeta resets ws as a call's _meta[ResetMeta] asks, before the
+// call runs.
+func (s *Server) resetFromMeta(ws *worldSession, v any) (*MetaResetAnswer, error) {
+	body, err := parseMetaReset(v)
+	if err != nil {
+		return nil, err
+	}
+	ans, old, err := s.reset(ws, body)
+	if err != nil {
+		return nil, err
+	}
+	a := metaAnswer(ans, old, body.ReturnJournal)
+	return &a, nil
 }
 
 // decodeArguments reads a call's arguments: absent, null or a JSON object.
