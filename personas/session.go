@@ -29,8 +29,8 @@ type Remote interface {
 	// Open starts the episode's served session: on the base seed of
 	// ep.Base, with session key ep.Seed, and with the goal's attempt begun
 	// as attempt was locally (Goal.Begin with rnd), so that a goal's other
-	// actor writes there too. It checks that the served attempt has the
-	// same target as attempt.
+	// actor writes there too. It checks, by the time the episode settles,
+	// that the served attempt has the same target as attempt.
 	Open(ep Episode, attempt *engine.Attempt, rnd uint64) (RemoteSession, error)
 }
 

@@ -8,7 +8,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/serve"
@@ -86,6 +89,51 @@ type ResetAnswer struct {
 	Journal []json.RawMessage `json:"journal"`
 }
 
+// meta is r as a tool call's _meta carries it (serve.ResetMeta).
+func (r Reset) meta() serve.MetaReset {
+	return serve.MetaReset{
+		Seed: strconv.FormatUint(r.Seed, 10), Key: strconv.FormatUint(r.Key, 10),
+		Goal: r.Goal, Rnd: strconv.FormatUint(r.Rnd, 10), ReturnJournal: r.ReturnJournal,
+	}
+}
+
+// metaResetAnswer is a result's _meta[serve.ResetMeta], read.
+type metaResetAnswer struct {
+	Goal, Target string
+	Journal      []servedCall
+}
+
+// readMetaReset reads the answer to the reset asked in a call's _meta from
+// the result's _meta (as the SDK decoded it), checking it is that reset's.
+func readMetaReset(meta mcp.Meta, asked *Reset) (metaResetAnswer, error) {
+	var a metaResetAnswer
+	v, ok := meta[serve.ResetMeta]
+	if !ok {
+		return a, fmt.Errorf("the answer has no _meta %q (is this herd too old to reset with a call?)", serve.ResetMeta)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return a, fmt.Errorf("_meta %q: want an object, got %T", serve.ResetMeta, v)
+	}
+	str := func(name string) string { s, _ := m[name].(string); return s }
+	seed, key := str("seed"), str("key")
+	if seed != strconv.FormatUint(asked.Seed, 10) || key != strconv.FormatUint(asked.Key, 10) {
+		return a, fmt.Errorf("_meta %q: asked for seed %d key %d, got seed %q key %q", serve.ResetMeta, asked.Seed, asked.Key, seed, key)
+	}
+	a.Goal, a.Target = str("goal"), str("target")
+	if asked.ReturnJournal {
+		j, ok := m["journal"]
+		if !ok {
+			return a, fmt.Errorf("_meta %q: no journal in the answer", serve.ResetMeta)
+		}
+		var err error
+		if a.Journal, err = callsFromMeta(j); err != nil {
+			return a, fmt.Errorf("_meta %q: %w", serve.ResetMeta, err)
+		}
+	}
+	return a, nil
+}
+
 // Reset starts session id over: seed, key and the goal's attempt.
 func (c *Control) Reset(ctx context.Context, id string, r Reset) (ResetAnswer, error) {
 	var a ResetAnswer
@@ -137,6 +185,11 @@ func (c *Control) Journal(ctx context.Context, id string) ([]byte, error) {
 // State reads session id's records (canonical JSON).
 func (c *Control) State(ctx context.Context, id string) ([]byte, error) {
 	return c.do(ctx, http.MethodGet, sessionPath(id, "/state"), nil)
+}
+
+// Changes reads what session id changed (canonical JSON, docs/serve.md).
+func (c *Control) Changes(ctx context.Context, id string) ([]byte, error) {
+	return c.do(ctx, http.MethodGet, sessionPath(id, "/changes"), nil)
 }
 
 // Invariants checks the world's invariants on session id's records.

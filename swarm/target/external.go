@@ -115,7 +115,7 @@ func (e *External) Open(ctx context.Context) (*ExternalSession, error) {
 func (s *ExternalSession) Call(ctx context.Context, tool string, args map[string]any, m Meter) ExternalCall {
 	m.Started()
 	start := time.Now()
-	r, class, err := callTool(ctx, s.c.cs, s.e.callTimeout, tool, args)
+	r, class, err := callTool(ctx, s.c.cs, s.e.callTimeout, tool, args, nil)
 	took := time.Since(start)
 	m.Ended(tool, took, class, toolErrorCode(r, class))
 	if class == ClassTransport || class == ClassTimeout {
@@ -157,7 +157,11 @@ func toolErrorCode(r *mcp.CallToolResult, class Class) string {
 	if err != nil || len(text) == 0 || text[0] != '{' {
 		return ""
 	}
-	var we wireError
+	var we struct {
+		Error *struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
 	if json.Unmarshal(text, &we) != nil || we.Error == nil {
 		return ""
 	}

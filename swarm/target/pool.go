@@ -2,7 +2,6 @@ package target
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"sync"
 )
@@ -26,7 +25,7 @@ type pool struct {
 
 // journalResult is a parked episode's journal, or why it could not be read.
 type journalResult struct {
-	lines []json.RawMessage
+	calls []servedCall
 	err   error
 }
 
@@ -102,7 +101,7 @@ func (p *pool) park(c *conn, ch chan journalResult) bool {
 
 // drain stops parking and reads the journal of every parked connection
 // (the run starts no more episodes, so no reset would). read reads one.
-func (p *pool) drain(read func(c *conn) ([]json.RawMessage, error)) {
+func (p *pool) drain(read func(c *conn) ([]servedCall, error)) {
 	p.mu.Lock()
 	p.draining = true
 	var parked []*conn
@@ -117,8 +116,8 @@ func (p *pool) drain(read func(c *conn) ([]json.RawMessage, error)) {
 	p.idle = kept
 	p.mu.Unlock()
 	for _, c := range parked {
-		lines, err := read(c)
-		c.pending <- journalResult{lines, err}
+		calls, err := read(c)
+		c.pending <- journalResult{calls, err}
 		c.pending = nil
 		p.release(c, err == nil)
 	}

@@ -26,15 +26,6 @@ func resultText(r *mcp.CallToolResult) ([]byte, error) {
 	return nil, fmt.Errorf("the result has no text content")
 }
 
-// wireError is a herd tool error as an agent reads it (docs/serve.md).
-type wireError struct {
-	Error *struct {
-		Code         string `json:"code"`
-		Message      string `json:"message"`
-		RetryAfterMS int64  `json:"retry_after_ms"`
-	} `json:"error"`
-}
-
 // toResult turns a herd world's tool result into the engine.Result an
 // in-process call of t gives, as far as a client can see it: the error's
 // code, message and retry-after, or the record(s) it returned, decoded into
@@ -42,32 +33,61 @@ type wireError struct {
 // injected, whether a timed-out write committed, whether an idempotency key
 // replayed — is left for Settle to read from the journal. An error means
 // the answer is not what a herd world answers.
+//
+// It reads the structured content the SDK has already decoded, not the
+// text it would parse again (herd serve sends the same JSON as both);
+// should that fail — an integer past 2^53, which the SDK decoded as a float
+// — it parses the text, keeping numbers exact.
 func toResult(w *engine.World, t *engine.Tool, r *mcp.CallToolResult) (engine.Result, error) {
-	res := engine.Result{Tool: t.Name}
+	if sc, ok := r.StructuredContent.(map[string]any); ok {
+		if res, err := resultFromJSON(w, t, r.IsError, sc); err == nil {
+			return res, nil
+		}
+	}
 	text, err := resultText(r)
 	if err != nil {
-		return res, err
+		return engine.Result{Tool: t.Name}, err
 	}
-	if r.IsError {
-		var we wireError
-		if err := json.Unmarshal(text, &we); err != nil || we.Error == nil || we.Error.Code == "" {
-			return res, fmt.Errorf("tool error is not {\"error\": {\"code\", \"message\"}}: %s", clip(text))
+	var v map[string]any
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return engine.Result{Tool: t.Name}, fmt.Errorf("result is not a JSON object: %s", clip(text))
+	}
+	res, err := resultFromJSON(w, t, r.IsError, v)
+	if err != nil {
+		return res, fmt.Errorf("%w: %s", err, clip(text))
+	}
+	return res, nil
+}
+
+// resultFromJSON is toResult on the result's JSON object, decoded.
+func resultFromJSON(w *engine.World, t *engine.Tool, isError bool, v map[string]any) (engine.Result, error) {
+	res := engine.Result{Tool: t.Name}
+	if isError {
+		e, _ := v["error"].(map[string]any)
+		code, _ := e["code"].(string)
+		if code == "" {
+			return res, fmt.Errorf(`tool error is not {"error": {"code", "message"}}`)
 		}
-		res.Err = &engine.ToolError{Code: we.Error.Code, Message: we.Error.Message,
-			RetryAfter: time.Duration(we.Error.RetryAfterMS) * time.Millisecond}
+		msg, _ := e["message"].(string)
+		retry, _ := number(e["retry_after_ms"])
+		res.Err = &engine.ToolError{Code: code, Message: msg, RetryAfter: time.Duration(retry * float64(time.Millisecond))}
 		return res, nil
 	}
 	res.Committed = t.Writes()
 	if t.Kind == engine.KindList {
-		var list struct {
-			Items []json.RawMessage `json:"items"`
+		items, ok := v["items"].([]any)
+		if !ok {
+			return res, fmt.Errorf(`list result is not {"items": [...]}`)
 		}
-		if err := json.Unmarshal(text, &list); err != nil || list.Items == nil {
-			return res, fmt.Errorf("list result is not {\"items\": [...]}: %s", clip(text))
-		}
-		res.Records = make([]*engine.Record, len(list.Items))
-		for i, raw := range list.Items {
-			rec, err := decodeRecord(w, t.Record, raw)
+		res.Records = make([]*engine.Record, len(items))
+		for i, item := range items {
+			m, ok := item.(map[string]any)
+			if !ok {
+				return res, fmt.Errorf("item %d is not a JSON object", i)
+			}
+			rec, err := decodeRecord(w, t.Record, m)
 			if err != nil {
 				return res, fmt.Errorf("item %d: %w", i, err)
 			}
@@ -75,21 +95,16 @@ func toResult(w *engine.World, t *engine.Tool, r *mcp.CallToolResult) (engine.Re
 		}
 		return res, nil
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(text, &top); err != nil {
-		return res, fmt.Errorf("result is not a JSON object: %s", clip(text))
-	}
-	if len(top) == 1 {
-		if raw, ok := top["deleted"]; ok {
-			if err := json.Unmarshal(raw, &res.Deleted); err == nil && res.Deleted != "" {
-				return res, nil
-			}
+	if len(v) == 1 {
+		if id, ok := v["deleted"].(string); ok && id != "" {
+			res.Deleted = id
+			return res, nil
 		}
-		if _, ok := top["ok"]; ok {
+		if _, ok := v["ok"]; ok {
 			return res, nil
 		}
 	}
-	rec, err := decodeRecord(w, t.Record, text)
+	rec, err := decodeRecord(w, t.Record, v)
 	if err != nil {
 		return res, err
 	}
@@ -97,14 +112,22 @@ func toResult(w *engine.World, t *engine.Tool, r *mcp.CallToolResult) (engine.Re
 	return res, nil
 }
 
-// decodeRecord decodes a record of the type whose fields and id prefix it
-// has: the tool's own type first (nearly always), then the others (a custom
-// tool may answer with a record its effect created).
-func decodeRecord(w *engine.World, first *engine.RecordType, raw []byte) (*engine.Record, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("record is not a JSON object: %s", clip(raw))
+// number reads a JSON number decoded with or without UseNumber.
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
 	}
+	return 0, false
+}
+
+// decodeRecord makes a record of the type whose fields and id prefix m
+// has: the tool's own type first (nearly always), then the others (a
+// custom tool may answer with a record its effect created).
+func decodeRecord(w *engine.World, first *engine.RecordType, m map[string]any) (*engine.Record, error) {
 	fits := func(rt *engine.RecordType) bool {
 		if rt == nil {
 			return false
@@ -116,8 +139,8 @@ func decodeRecord(w *engine.World, first *engine.RecordType, raw []byte) (*engin
 		}
 		for _, f := range rt.Fields {
 			if f.Type == engine.FieldID {
-				var id string
-				return json.Unmarshal(m[f.Name], &id) == nil && strings.HasPrefix(id, f.Prefix)
+				id, ok := m[f.Name].(string)
+				return ok && strings.HasPrefix(id, f.Prefix)
 			}
 		}
 		return false
@@ -133,9 +156,9 @@ func decodeRecord(w *engine.World, first *engine.RecordType, raw []byte) (*engin
 		}
 	}
 	if rt == nil {
-		return nil, fmt.Errorf("not a record of world %s: %s", w.Name, clip(raw))
+		return nil, fmt.Errorf("not a record of world %s", w.Name)
 	}
-	rec, err := rt.DecodeRecord(raw)
+	rec, err := rt.RecordFromJSON(m)
 	if err != nil {
 		return nil, fmt.Errorf("%s record: %w", rt.Name, err)
 	}

@@ -2,7 +2,6 @@ package target
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -88,14 +87,14 @@ func (s *Served) RemoteDeferred(ctx context.Context, m Meter, idle func()) perso
 // it once no episode will open a session any more (every agent of the run
 // has made its last call).
 func (s *Served) Drain(ctx context.Context) {
-	s.pool.drain(func(c *conn) ([]json.RawMessage, error) {
+	s.pool.drain(func(c *conn) ([]servedCall, error) {
 		rctx, cancel := context.WithTimeout(ctx, s.callTimeout)
 		defer cancel()
 		b, err := c.ctl.Journal(rctx, c.id)
 		if err != nil {
 			return nil, err
 		}
-		return splitNDJSON(b)
+		return parseNDJSON(b)
 	})
 }
 
@@ -115,7 +114,10 @@ func (r remote) Open(ep personas.Episode, attempt *engine.Attempt, rnd uint64) (
 	return sess, nil
 }
 
-// open takes a connection and resets its session for the episode.
+// open takes a connection for the episode. The reset that starts the
+// episode on it rides on the first call (Session.Call, _meta
+// serve.ResetMeta), not on a request of its own: an episode of a few calls
+// would otherwise spend a round trip in four on the control plane.
 func (s *Served) open(ctx context.Context, ep personas.Episode, attempt *engine.Attempt, rnd uint64, m Meter) (*Session, error) {
 	if ep.Base.World() != s.world {
 		return nil, fmt.Errorf("%s: the episode's world is %s, the target serves %s", s.name, ep.Base.World().Name, s.world.Name)
@@ -127,32 +129,25 @@ func (s *Served) open(ctx context.Context, ep personas.Episode, attempt *engine.
 	if err != nil {
 		return nil, err
 	}
-	rctx, cancel := context.WithTimeout(ctx, s.callTimeout)
-	defer cancel()
-	parked := c.pending
-	c.pending = nil
-	ans, err := c.ctl.Reset(rctx, c.id, Reset{Seed: ep.Base.Seed(), Key: ep.Seed, Goal: ep.Goal.Name, Rnd: rnd, ReturnJournal: parked != nil})
-	if parked != nil {
-		// The previous episode on this connection awaits its journal.
-		parked <- journalResult{ans.Journal, err}
-	}
-	if err == nil && ans.Target != attempt.Target.ID() {
-		err = fmt.Errorf("%s: goal %s: the served attempt targets %s, the local one %s (is the server running the same world file?)", s.name, ep.Goal.Name, ans.Target, attempt.Target.ID())
-	}
-	if err != nil {
-		s.release(c, false)
-		return nil, err
-	}
-	return &Session{w: s, c: c, ctx: ctx, m: m, start: time.Now()}, nil
+	sess := &Session{w: s, c: c, ctx: ctx, m: m, start: time.Now(), target: attempt.Target.ID(),
+		reset: &Reset{Seed: ep.Base.Seed(), Key: ep.Seed, Goal: ep.Goal.Name, Rnd: rnd}}
+	// The previous episode on this connection awaits its journal: the reset
+	// returns it.
+	sess.parked, c.pending = c.pending, nil
+	sess.reset.ReturnJournal = sess.parked != nil
+	return sess, nil
 }
 
-// call makes one metered tool call and reads its answer.
-func (s *Served) call(ctx context.Context, c *conn, m Meter, t *engine.Tool, args map[string]any) (engine.Result, Class, error) {
+// call makes one metered tool call and reads its answer. meta, if not nil,
+// is the call's _meta; the result's comes back with the answer.
+func (s *Served) call(ctx context.Context, c *conn, m Meter, t *engine.Tool, args map[string]any, meta mcp.Meta) (engine.Result, mcp.Meta, Class, error) {
 	m.Started()
 	start := time.Now()
-	r, class, err := callTool(ctx, c.cs, s.callTimeout, t.Name, args)
+	r, class, err := callTool(ctx, c.cs, s.callTimeout, t.Name, args, meta)
 	var res engine.Result
+	var rmeta mcp.Meta
 	if err == nil {
+		rmeta = r.Meta
 		if res, err = toResult(s.world, t, r); err != nil {
 			class = ClassProtocol
 		}
@@ -162,7 +157,7 @@ func (s *Served) call(ctx context.Context, c *conn, m Meter, t *engine.Tool, arg
 		code = res.Err.Code
 	}
 	m.Ended(t.Name, time.Since(start), class, code)
-	return res, class, err
+	return res, rmeta, class, err
 }
 
 // Close ends every connection (and every subprocess), then whatever the

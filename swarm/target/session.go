@@ -1,13 +1,11 @@
 package target
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/personas"
+	"github.com/herd-sh/herd/serve"
 )
 
 // Session is one episode's session of a served herd world: the agent's
@@ -33,6 +32,14 @@ type Session struct {
 	// reset (Served.RemoteDeferred); Settle calls it once the agent's calls
 	// are over.
 	idle func()
+	// reset, until the first call carries it, is the reset that starts the
+	// episode on the served session; target is the id of the goal's target
+	// record it must answer (the local attempt's).
+	reset  *Reset
+	target string
+	// parked, until the reset answers, is where the previous episode on
+	// this connection awaits its journal.
+	parked chan journalResult
 }
 
 var _ personas.RemoteSession = (*Session)(nil)
@@ -50,12 +57,74 @@ func (s *Session) Call(tool string, args map[string]any) engine.Result {
 		}
 		return engine.Result{Tool: tool, Err: &engine.ToolError{Code: engine.CodeUnavailable, Message: s.err.Error()}}
 	}
-	res, class, err := s.w.call(s.ctx, s.c, s.m, t, args)
+	var meta mcp.Meta
+	if s.reset != nil {
+		meta = mcp.Meta{serve.ResetMeta: s.reset.meta()}
+	}
+	res, rmeta, class, err := s.w.call(s.ctx, s.c, s.m, t, args, meta)
+	if meta != nil {
+		if rerr := s.resetAnswered(rmeta, err); rerr != nil && err == nil {
+			s.err = fmt.Errorf("%s: call %d (%s): %w", s.w.name, s.calls, tool, rerr)
+			return engine.Result{Tool: tool, Err: &engine.ToolError{Code: engine.CodeUnavailable, Message: rerr.Error()}}
+		}
+	}
 	if err != nil {
 		s.err = fmt.Errorf("%s: call %d (%s): %s: %w", s.w.name, s.calls, tool, class, err)
 		return engine.Result{Tool: tool, Err: &engine.ToolError{Code: engine.CodeUnavailable, Message: err.Error()}}
 	}
 	return res
+}
+
+// resetAnswered reads the reset the episode's first call carried from the
+// call's result _meta (rmeta; callErr: the call failed) and hands the
+// journal it dropped to the previous episode, if one awaits it.
+func (s *Session) resetAnswered(rmeta mcp.Meta, callErr error) error {
+	asked, parked := s.reset, s.parked
+	s.reset, s.parked = nil, nil
+	if callErr != nil {
+		// The call's own error voids this episode; the previous one cannot
+		// know whether its journal was dropped.
+		if parked != nil {
+			parked <- journalResult{err: fmt.Errorf("the call that was to return it failed: %w", callErr)}
+		}
+		return nil
+	}
+	ans, err := readMetaReset(rmeta, asked)
+	if parked != nil {
+		parked <- journalResult{ans.Journal, err}
+	}
+	if err != nil {
+		return err
+	}
+	return s.checkTarget(ans.Goal, ans.Target)
+}
+
+// resetByControl resets the session through the control plane: for an
+// episode that made no call to carry its reset, or ends before one did.
+func (s *Session) resetByControl() error {
+	asked, parked := s.reset, s.parked
+	s.reset, s.parked = nil, nil
+	ctx, cancel := context.WithTimeout(s.ctx, s.w.callTimeout)
+	defer cancel()
+	ans, err := s.c.ctl.Reset(ctx, s.c.id, *asked)
+	if parked != nil {
+		var calls []servedCall
+		if err == nil {
+			calls, err = decodeLines(ans.Journal)
+		}
+		parked <- journalResult{calls, err}
+	}
+	if err != nil {
+		return err
+	}
+	return s.checkTarget(ans.Goal, ans.Target)
+}
+
+func (s *Session) checkTarget(goal, target string) error {
+	if target != s.target {
+		return fmt.Errorf("%s: goal %s: the served attempt targets %s, the local one %s (is the server running the same world file?)", s.w.name, goal, target, s.target)
+	}
+	return nil
 }
 
 // Sleep really waits (an agent honouring a retry-after): the served world's
@@ -88,17 +157,24 @@ func (s *Session) Settle(local *engine.Session) error {
 	if s.err != nil {
 		return s.err
 	}
+	if s.reset != nil {
+		// No call carried the reset: the served session still holds the
+		// previous episode, which this one must not be judged on.
+		if err := s.resetByControl(); err != nil {
+			return s.fail(fmt.Errorf("%s: session %s: %w", s.w.name, s.c.id, err))
+		}
+	}
 	// The replay already checks every call's answer against the served
 	// one. The served end state itself is compared on a sample of episodes
 	// (the first of each run, then one in stateEvery): it costs a request
 	// per episode and has never disagreed where the answers agreed.
 	checkState := s.w.checks.Add(1)%stateEvery == 1
 	if s.idle != nil && !checkState {
-		if lines, ok, err := s.awaitJournal(); ok {
+		if calls, ok, err := s.awaitJournal(); ok {
 			if err != nil {
 				return s.fail(err)
 			}
-			return s.replayed(local, lines)
+			return s.replayed(local, calls)
 		}
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, s.w.callTimeout)
@@ -107,18 +183,20 @@ func (s *Session) Settle(local *engine.Session) error {
 	if err != nil {
 		return s.fail(err)
 	}
-	lines, err := splitNDJSON(journal)
+	calls, err := parseNDJSON(journal)
 	if err != nil {
 		return s.fail(fmt.Errorf("%s: session %s: journal: %w", s.w.name, s.c.id, err))
 	}
-	if err := s.replayed(local, lines); err != nil || !checkState {
+	if err := s.replayed(local, calls); err != nil || !checkState {
 		return err
 	}
-	state, err := s.c.ctl.State(ctx, s.c.id)
+	// Both sessions are of the same base (the world's hash and the seed
+	// were checked), so equal changes are equal states.
+	changes, err := s.c.ctl.Changes(ctx, s.c.id)
 	if err != nil {
 		return s.fail(err)
 	}
-	if !bytes.Equal(bytes.TrimSpace(state), local.StateJSON()) {
+	if !bytes.Equal(bytes.TrimSpace(changes), local.ChangesJSON()) {
 		return s.fail(fmt.Errorf("%s: session %s: the served end state differs from its journal replayed in-process (is the server running the same world file?)", s.w.name, s.c.id))
 	}
 	return nil
@@ -127,7 +205,7 @@ func (s *Session) Settle(local *engine.Session) error {
 // awaitJournal parks the connection and waits for the journal its next
 // reset returns. ok is false when the target is draining: the caller reads
 // the journal itself.
-func (s *Session) awaitJournal() (lines []json.RawMessage, ok bool, err error) {
+func (s *Session) awaitJournal() (calls []servedCall, ok bool, err error) {
 	ch := make(chan journalResult, 1)
 	id := s.c.id
 	if !s.w.park(s.c, ch) {
@@ -140,7 +218,7 @@ func (s *Session) awaitJournal() (lines []json.RawMessage, ok bool, err error) {
 		if r.err != nil {
 			return nil, true, fmt.Errorf("%s: session %s: reading the journal: %w", s.w.name, id, r.err)
 		}
-		return r.lines, true, nil
+		return r.calls, true, nil
 	case <-s.ctx.Done():
 		return nil, true, fmt.Errorf("%s: session %s: stopped while awaiting the journal: %w", s.w.name, id, context.Cause(s.ctx))
 	}
@@ -148,8 +226,8 @@ func (s *Session) awaitJournal() (lines []json.RawMessage, ok bool, err error) {
 
 // replayed replays the served journal into local and checks it holds the
 // agent's calls, no more and no fewer.
-func (s *Session) replayed(local *engine.Session, lines []json.RawMessage) error {
-	n, err := replayLines(local, lines)
+func (s *Session) replayed(local *engine.Session, calls []servedCall) error {
+	n, err := replayCalls(local, calls)
 	if err != nil {
 		return s.fail(fmt.Errorf("%s: journal: %w", s.w.name, err))
 	}
@@ -174,77 +252,14 @@ func (s *Session) Close() {
 	if s.c == nil {
 		return
 	}
+	if s.parked != nil {
+		// Ended before any call went out (a failure, a stop): the previous
+		// episode on the connection still awaits the journal its reset
+		// returns.
+		_ = s.resetByControl()
+	}
 	s.w.release(s.c, s.err == nil)
 	s.c = nil
-}
-
-// journalLine is the part of a journal line a replay needs, and what it
-// checks the replayed call against.
-type journalLine struct {
-	Tool      string          `json:"tool"`
-	Args      json.RawMessage `json:"args"`
-	AtMS      float64         `json:"at_ms"`
-	OK        bool            `json:"ok"`
-	Fault     string          `json:"fault"`
-	Committed bool            `json:"committed"`
-	Replayed  bool            `json:"replayed"`
-	Error     *struct {
-		Code string `json:"code"`
-	} `json:"error"`
-}
-
-// splitNDJSON splits a journal (NDJSON) into its lines.
-func splitNDJSON(journal []byte) ([]json.RawMessage, error) {
-	var lines []json.RawMessage
-	sc := bufio.NewScanner(bytes.NewReader(journal))
-	sc.Buffer(make([]byte, 0, 64<<10), maxControlAnswer)
-	for sc.Scan() {
-		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 {
-			lines = append(lines, bytes.Clone(line))
-		}
-	}
-	return lines, sc.Err()
-}
-
-// replayLines runs a served session's journal, a line a value, on s
-// (docs/serve.md: wait until the call's at_ms, then call). Arguments are
-// decoded the way the server decoded them, so each call sees what the
-// served call saw; each replayed answer must be the served one (success,
-// error code, fault, commit).
-func replayLines(s *engine.Session, lines []json.RawMessage) (int, error) {
-	n := 0
-	for _, line := range lines {
-		var l journalLine
-		if err := json.Unmarshal(line, &l); err != nil {
-			return n, fmt.Errorf("line %d: %v", n+1, err)
-		}
-		var args map[string]any
-		if len(l.Args) > 0 {
-			if err := json.Unmarshal(l.Args, &args); err != nil {
-				return n, fmt.Errorf("line %d: args: %v", n+1, err)
-			}
-		}
-		if args == nil {
-			args = map[string]any{}
-		}
-		at := time.Duration(math.Round(l.AtMS*1e3)) * time.Microsecond
-		s.Sleep(at - s.Elapsed())
-		r := s.Call(l.Tool, args)
-		n++
-		code := ""
-		if l.Error != nil {
-			code = l.Error.Code
-		}
-		rcode := ""
-		if r.Err != nil {
-			rcode = r.Err.Code
-		}
-		if r.OK() != l.OK || rcode != code || r.Fault != l.Fault || r.Committed != l.Committed || r.Replayed != l.Replayed {
-			return n, fmt.Errorf("call %d (%s): served ok=%v %s fault=%q, replayed in-process ok=%v %s fault=%q (is the server running the same world file?)",
-				n, l.Tool, l.OK, code, l.Fault, r.OK(), rcode, r.Fault)
-		}
-	}
-	return n, nil
 }
 
 // classify names what an error from CallTool means.
@@ -263,12 +278,13 @@ func classify(ctx context.Context, err error) Class {
 	return ClassTransport
 }
 
-// callTool makes one call with the per-call timeout. The caller meters it
-// (m.Started before, m.Ended after it has judged the answer).
-func callTool(ctx context.Context, cs *mcp.ClientSession, timeout time.Duration, tool string, args map[string]any) (*mcp.CallToolResult, Class, error) {
+// callTool makes one call with the per-call timeout, meta its _meta. The
+// caller meters it (m.Started before, m.Ended after it has judged the
+// answer).
+func callTool(ctx context.Context, cs *mcp.ClientSession, timeout time.Duration, tool string, args map[string]any, meta mcp.Meta) (*mcp.CallToolResult, Class, error) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	r, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	r, err := cs.CallTool(cctx, &mcp.CallToolParams{Meta: meta, Name: tool, Arguments: args})
 	switch {
 	case err != nil:
 		class := classify(cctx, err)
