@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The swarm as a load generator over Streamable HTTP against herd serve,
 # next to a bare go-sdk client loop (bench/mcploop) against the same server
-# on the same machine: tool calls a second and p99 for both, and their ratio.
+# on the same machine: tool calls a second, p99 and CPU per call for both,
+# and the ratio of the rates.
 #
 #   bench/load.sh                       # 16 at once, 10 s each, 3 rounds
 #   INFLIGHT=32 DURATION=20 ROUNDS=5 bench/load.sh
@@ -31,15 +32,34 @@ for _ in $(seq 50); do [ -s "$out/url.txt" ] && break; sleep 0.1; done
 url="$(head -1 "$out/url.txt")"
 case "$url" in http://127.0.0.1:*) ;; *) echo "herd serve did not start: $(cat "$out/serve.err")"; exit 1 ;; esac
 
-printf "%-6s %-22s %12s %10s\n" round client "calls/s" "p99 ms"
+# CPU per call in µs, of the client and of the server (from /proc: user+system
+# ticks): the two share the machine's cores, so a client's own work per call
+# is taken from what the server can answer.
+tck="$(getconf CLK_TCK)"
+server_ticks() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
+per_call() { echo "scale=0; $1 * 1000000 / $2" | bc -l; } # seconds, calls → µs
+TIMEFORMAT='%U %S'
+
+printf "%-6s %-12s %9s %8s %14s %14s\n" round client "calls/s" "p99 ms" "client us/call" "server us/call"
 for r in $(seq "$ROUNDS"); do
-  bare=$("$out/mcploop" -url "$url" -sessions "$INFLIGHT" -duration "${SECONDS_EACH}s")
+  s0=$(server_ticks)
+  { time "$out/mcploop" -url "$url" -sessions "$INFLIGHT" -duration "${SECONDS_EACH}s" >"$out/bare.txt"; } 2>"$out/bare.time"
+  s1=$(server_ticks)
+  bare=$(cat "$out/bare.txt")
   bare_rate=$(echo "$bare" | awk '{for (i=1;i<NF;i++) if ($i=="calls_per_sec") print $(i+1)}')
+  bare_calls=$(echo "$bare" | awk '{print $2}')
   bare_p99=$(echo "$bare" | awk '{for (i=1;i<NF;i++) if ($i=="p99_ms") print $(i+1)}')
-  "$out/herd" swarm "$url" --duration "${SECONDS_EACH}s" --max-in-flight "$INFLIGHT" --seed "$r" \
-    --progress never --json "$out/run.json" >/dev/null 2>"$out/swarm.err" || { cat "$out/swarm.err"; exit 1; }
+  bare_cpu=$(awk '{print $1 + $2}' "$out/bare.time")
+  { time "$out/herd" swarm "$url" --duration "${SECONDS_EACH}s" --max-in-flight "$INFLIGHT" --seed "$r" \
+    --progress never --json "$out/run.json" >/dev/null 2>"$out/swarm.err"; } 2>"$out/swarm.time" || { cat "$out/swarm.err"; exit 1; }
+  s2=$(server_ticks)
   swarm_rate=$(sed -n 's/.*calls in .*s (\([0-9]*\) calls\/s).*/\1/p' "$out/swarm.err")
+  swarm_calls=$(sed -n 's/.*; \([0-9]*\) calls in .*/\1/p' "$out/swarm.err")
   swarm_p99=$(sed -n 's/.*latency .*p99 \([0-9.]*\)ms,.*/\1/p' "$out/swarm.err")
-  printf "%-6s %-22s %12s %10s\n" "$r" "go-sdk loop" "$bare_rate" "$bare_p99"
-  printf "%-6s %-22s %12s %10s   (%.0f%% of the loop)\n" "$r" "herd swarm" "$swarm_rate" "$swarm_p99" "$(echo "100 * $swarm_rate / $bare_rate" | bc -l)"
+  swarm_cpu=$(awk '{print $1 + $2}' "$out/swarm.time")
+  printf "%-6s %-12s %9s %8s %14s %14s\n" "$r" "go-sdk loop" "$bare_rate" "$bare_p99" \
+    "$(per_call "$bare_cpu" "$bare_calls")" "$(per_call "$(echo "($s1 - $s0) / $tck" | bc -l)" "$bare_calls")"
+  printf "%-6s %-12s %9s %8s %14s %14s   (%.0f%% of the loop)\n" "$r" "herd swarm" "$swarm_rate" "$swarm_p99" \
+    "$(per_call "$swarm_cpu" "$swarm_calls")" "$(per_call "$(echo "($s2 - $s1) / $tck" | bc -l)" "$swarm_calls")" \
+    "$(echo "100 * $swarm_rate / $bare_rate" | bc -l)"
 done
