@@ -278,11 +278,7 @@ func waitClosed(t *testing.T, hc *http.Client, base, id string) {
 // TestRestoreAcrossSeeds: a snapshot taken on one seed restores onto a
 // session that has since been reset to another.
 func TestRestoreAcrossSeeds(t *testing.T) {
-	s := newTestServer(t, Options{Seed: 42})
-	base := startHTTP(t, s)
-	hc := pooledClient("")
-	cs := connectHTTP(t, base, hc)
-	url := base + "/control/sessions/" + cs.ID()
+	hc, cs, url := crmSessionHTTP(t)
 	if code, body := doBody(t, hc, http.MethodPost, url+"/reset", []byte(`{"seed":7}`)); code != 200 {
 		t.Fatalf("reset: %d %s", code, body)
 	}

@@ -162,6 +162,17 @@ func connectHTTP(t testing.TB, base string, hc *http.Client) *mcp.ClientSession 
 	return cs
 }
 
+// crmSessionHTTP starts a crm server on seed 42 and opens one MCP session
+// over HTTP: the client, the session, and the session's control plane URL
+// (…/control/sessions/{id}).
+func crmSessionHTTP(t testing.TB) (*http.Client, *mcp.ClientSession, string) {
+	t.Helper()
+	base := startHTTP(t, newTestServer(t, Options{Seed: 42}))
+	hc := pooledClient("")
+	cs := connectHTTP(t, base, hc)
+	return hc, cs, base + "/control/sessions/" + cs.ID()
+}
+
 func dialHTTP(base string, hc *http.Client) (*mcp.ClientSession, error) {
 	tr := &mcp.StreamableClientTransport{Endpoint: base + MCPPath, HTTPClient: hc, DisableStandaloneSSE: true, MaxRetries: -1}
 	return newClient().Connect(context.Background(), tr, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})

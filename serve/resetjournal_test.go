@@ -11,11 +11,7 @@ import (
 // line for line what GET …/journal answered just before; the session then
 // starts over with an empty journal.
 func TestResetReturnsTheJournalItDrops(t *testing.T) {
-	s := newTestServer(t, Options{Seed: 42})
-	base := startHTTP(t, s)
-	hc := pooledClient("")
-	cs := connectHTTP(t, base, hc)
-	url := base + "/control/sessions/" + cs.ID()
+	hc, cs, url := crmSessionHTTP(t)
 	call(t, cs, "get_contact", map[string]any{"id": "c_0004"})
 	call(t, cs, "archive_contact", map[string]any{"id": "c_0004"})
 	call(t, cs, "get_contact", map[string]any{"id": "c_9999"})

@@ -92,11 +92,7 @@ func TestCallResetsBySessionMeta(t *testing.T) {
 // A _meta reset that cannot be done is a protocol error naming the field,
 // and no call happens: the session is as it was.
 func TestBadSessionMetaIsRefused(t *testing.T) {
-	s := newTestServer(t, Options{Seed: 42})
-	base := startHTTP(t, s)
-	hc := pooledClient("")
-	cs := connectHTTP(t, base, hc)
-	url := base + "/control/sessions/" + cs.ID()
+	hc, cs, url := crmSessionHTTP(t)
 	call(t, cs, "get_contact", map[string]any{"id": "c_0004"})
 	_, before := getBody(t, hc, url+"/journal")
 
