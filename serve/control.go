@@ -187,45 +187,52 @@ func (s *Server) postReset(w http.ResponseWriter, r *http.Request, ws *worldSess
 	writeJSON(w, http.StatusOK, ans)
 }
 
-// reset does a reset of ws as body asks — the control plane's and a tool
-// call's (_meta ResetMeta) — and returns the answer and the session it
-// replaced (its journal is the one dropped). An error is the caller's: it
-// names the field at fault.
+// reset does a reset of ws as body asks and returns the answer and the
+// session it replaced (its journal is the one dropped). An error is the
+// caller's: it names the field at fault.
 func (s *Server) reset(ws *worldSession, body resetBody) (resetAnswer, *engine.Session, error) {
-	var goal *engine.Goal
+	p, err := s.planReset(body)
+	if err != nil {
+		return resetAnswer{}, nil, err
+	}
+	done, err := ws.reset(p, s.now())
+	if err != nil {
+		return resetAnswer{}, nil, err
+	}
+	return s.answerReset(ws, done), done.old, nil
+}
+
+// planReset checks a reset body against the world — the goal, rnd, and the
+// seed's base — before the session is locked.
+func (s *Server) planReset(body resetBody) (resetPlan, error) {
+	p := resetPlan{key: body.Key}
 	if body.Goal != "" {
-		if goal = s.world.Goal(body.Goal); goal == nil {
-			return resetAnswer{}, nil, fmt.Errorf("goal: world %s has no goal %q", s.world.Name, body.Goal)
+		if p.goal = s.world.Goal(body.Goal); p.goal == nil {
+			return p, fmt.Errorf("goal: world %s has no goal %q", s.world.Name, body.Goal)
 		}
 	} else if body.Rnd != nil {
-		return resetAnswer{}, nil, fmt.Errorf(`rnd: only with "goal"`)
+		return p, fmt.Errorf(`rnd: only with "goal"`)
 	}
-	info := ws.info()
-	seed, key := info.Seed, info.Key
-	if body.Seed != nil {
-		seed = *body.Seed
-	}
-	if body.Key != nil {
-		key = *body.Key
-	}
-	base, err := s.bases.get(seed)
-	if err != nil {
-		return resetAnswer{}, nil, err
-	}
-	var rnd uint64
 	if body.Rnd != nil {
-		rnd = *body.Rnd
+		p.rnd = *body.Rnd
 	}
-	attempt, old, err := ws.reset(base, key, goal, rnd, s.now())
-	if err != nil {
-		return resetAnswer{}, nil, err
+	if body.Seed != nil {
+		var err error
+		if p.base, err = s.bases.get(*body.Seed); err != nil {
+			return p, fmt.Errorf("seed: %w", err)
+		}
 	}
-	s.log.Debug("session reset", "session", ws.id, "seed", seed, "key", key, "goal", body.Goal)
-	ans := resetAnswer{SessionInfo: ws.info()}
-	if attempt != nil {
-		ans.Goal, ans.Target, ans.Intent = goal.Name, attempt.Target.ID(), attempt.Intent
+	return p, nil
+}
+
+// answerReset is what a reset answers.
+func (s *Server) answerReset(ws *worldSession, done resetDone) resetAnswer {
+	s.log.Debug("session reset", "session", ws.id, "seed", done.info.Seed, "key", done.info.Key)
+	ans := resetAnswer{SessionInfo: done.info}
+	if a := done.attempt; a != nil {
+		ans.Goal, ans.Target, ans.Intent = a.Goal.Name, a.Target.ID(), a.Intent
 	}
-	return ans, old, nil
+	return ans
 }
 
 // ndjsonArray turns NDJSON (one JSON value a line; a JSON value has no raw

@@ -42,6 +42,23 @@ func newWorldSession(id string, key uint64, sess *engine.Session, now time.Time)
 func (ws *worldSession) call(tool string, args map[string]any, now time.Time) engine.Result {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
+	return ws.callLocked(tool, args, now)
+}
+
+// resetAndCall resets the session as p plans, then makes the call, with no
+// other call or reset of the session between them: the call runs on the
+// session as reset (a tool call carrying _meta ResetMeta).
+func (ws *worldSession) resetAndCall(p resetPlan, now time.Time, tool string, args map[string]any) (resetDone, engine.Result, error) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	done, err := ws.resetLocked(p, now)
+	if err != nil {
+		return done, engine.Result{}, err
+	}
+	return done, ws.callLocked(tool, args, now), nil
+}
+
+func (ws *worldSession) callLocked(tool string, args map[string]any, now time.Time) engine.Result {
 	ws.alignClock(now)
 	return ws.sess.Call(tool, args)
 }
@@ -102,6 +119,10 @@ type SessionInfo struct {
 func (ws *worldSession) info() SessionInfo {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
+	return ws.infoLocked()
+}
+
+func (ws *worldSession) infoLocked() SessionInfo {
 	return SessionInfo{
 		ID:      ws.id,
 		Key:     ws.key,
@@ -159,28 +180,57 @@ func (ws *worldSession) snapshot() ([]byte, error) {
 	return ws.sess.Snapshot()
 }
 
-// reset replaces the session with a fresh one on base under key (same fault
+// resetPlan is a reset checked against the world (Server.planReset): a
+// nil base or key keeps the session's own.
+type resetPlan struct {
+	base *engine.Base
+	key  *uint64
+	goal *engine.Goal // nil: no attempt begun
+	rnd  uint64
+}
+
+// resetDone is what a reset did: the attempt begun, the session it
+// replaced, and the session's info right after it.
+type resetDone struct {
+	attempt *engine.Attempt
+	old     *engine.Session
+	info    SessionInfo
+}
+
+// reset replaces the session with a fresh one as p plans (same fault
 // profile): no changes, an empty journal, the clock at zero. With a goal,
 // the goal's attempt is begun on it (rnd picks the target), so its other
 // actor, if it has one, writes during the session as it would in-process.
-// On error the session is unchanged. It returns the session it replaced,
-// which no call reaches any more: its journal is the one the reset drops,
-// whole, with no call landing between reading it and the reset.
-func (ws *worldSession) reset(base *engine.Base, key uint64, goal *engine.Goal, rnd uint64, now time.Time) (*engine.Attempt, *engine.Session, error) {
+// On error the session is unchanged. The session it replaced is reached by
+// no call any more: its journal is the one the reset drops, whole, with no
+// call landing between reading it and the reset.
+func (ws *worldSession) reset(p resetPlan, now time.Time) (resetDone, error) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
+	return ws.resetLocked(p, now)
+}
+
+func (ws *worldSession) resetLocked(p resetPlan, now time.Time) (resetDone, error) {
+	base, key := p.base, ws.key
+	if base == nil {
+		base = ws.sess.Base()
+	}
+	if p.key != nil {
+		key = *p.key
+	}
 	fresh := base.NewSession(key, ws.sess.Profile())
-	var attempt *engine.Attempt
-	if goal != nil {
+	var done resetDone
+	if p.goal != nil {
 		var err error
-		if attempt, err = goal.Begin(fresh, rnd); err != nil {
-			return nil, nil, err
+		if done.attempt, err = p.goal.Begin(fresh, p.rnd); err != nil {
+			return done, fmt.Errorf("goal: %w", err)
 		}
 	}
-	old := ws.sess
+	done.old = ws.sess
 	ws.sess, ws.key = fresh, key
 	ws.lastEnd.Store(now.UnixNano())
-	return attempt, old, nil
+	done.info = ws.infoLocked()
+	return done, nil
 }
 
 // restore replaces the session's state with a snapshot. baseFor supplies the

@@ -53,13 +53,17 @@ func (s *Server) toolHandler(t *engine.Tool) mcp.ToolHandler {
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
-		var reset *MetaResetAnswer
+		var (
+			res   engine.Result
+			reset *MetaResetAnswer
+		)
 		if v, ok := req.Params.Meta[ResetMeta]; ok {
-			if reset, err = s.resetFromMeta(ws, v); err != nil {
+			if res, reset, err = s.resetAndCall(ws, v, t.Name, args); err != nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s: _meta %q: %v", t.Name, ResetMeta, err)}
 			}
+		} else {
+			res = ws.call(t.Name, args, s.now())
 		}
-		res := ws.call(t.Name, args, s.now())
 		if err := s.wait(ctx, res.Latency); err != nil {
 			return nil, err
 		}
@@ -75,19 +79,23 @@ func (s *Server) toolHandler(t *engine.Tool) mcp.ToolHandler {
 	}
 }
 
-// resetFromMeta resets ws as a call's _meta[ResetMeta] asks, before the
-// call runs.
-func (s *Server) resetFromMeta(ws *worldSession, v any) (*MetaResetAnswer, error) {
+// resetAndCall resets ws as a call's _meta[ResetMeta] asks and makes the
+// call on the session as reset, nothing between the two.
+func (s *Server) resetAndCall(ws *worldSession, v any, tool string, args map[string]any) (engine.Result, *MetaResetAnswer, error) {
 	body, err := parseMetaReset(v)
 	if err != nil {
-		return nil, err
+		return engine.Result{}, nil, err
 	}
-	ans, old, err := s.reset(ws, body)
+	p, err := s.planReset(body)
 	if err != nil {
-		return nil, err
+		return engine.Result{}, nil, err
 	}
-	a := metaAnswer(ans, old, body.ReturnJournal)
-	return &a, nil
+	done, res, err := ws.resetAndCall(p, s.now(), tool, args)
+	if err != nil {
+		return engine.Result{}, nil, err
+	}
+	a := metaAnswer(s.answerReset(ws, done), done.old, body.ReturnJournal)
+	return res, &a, nil
 }
 
 // decodeArguments reads a call's arguments: absent, null or a JSON object.
