@@ -74,8 +74,9 @@ func (s *Served) Remote(ctx context.Context, m Meter) personas.Remote {
 // Settle hands the connection back at once and calls idle (the agent makes
 // no more calls, so its in-flight slot can start the next agent), then
 // waits for its journal, which the next reset of that connection returns
-// (POST …/reset with return_journal) — one control plane request per
-// episode instead of two. Drain reads the journals no reset will.
+// (the next episode's first call, _meta serve.ResetMeta with
+// return_journal) — no control plane request of its own. Drain reads the
+// journals no reset will.
 func (s *Served) RemoteDeferred(ctx context.Context, m Meter, idle func()) personas.Remote {
 	if m == nil {
 		m = NoMeter{}

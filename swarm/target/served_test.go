@@ -3,10 +3,15 @@ package target
 import (
 	"bytes"
 	"context"
+	"errors"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/personas"
+	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -78,13 +83,13 @@ func TestEpisodesWithoutCallsStillReset(t *testing.T) {
 	busy.remote.Call("get_contact", map[string]any{"id": busy.target})
 	busy.remote.Call("archive_contact", map[string]any{"id": busy.target})
 	busyDone := settleAsync(busy)
-	<-parked
+	within(t, parked)
 
 	empty := openServed(t, now, b, 3) // takes busy's connection
 	if err := empty.remote.Settle(empty.local); err != nil {
 		t.Fatalf("an episode without calls: %v", err)
 	}
-	if err := <-busyDone; err != nil {
+	if err := within(t, busyDone); err != nil {
 		t.Fatalf("the episode before it: %v", err)
 	}
 	if busy.local.Calls() != 2 || empty.local.Calls() != 0 {
@@ -99,13 +104,58 @@ func TestEpisodesWithoutCallsStillReset(t *testing.T) {
 	}
 	empty.remote.Close()
 
-	// An episode closed before its first call hands the parked journal on.
-	busy = openServed(t, deferred, b, 4)
-	busy.remote.Call("get_contact", map[string]any{"id": busy.target})
-	busyDone = settleAsync(busy)
-	<-parked
-	openServed(t, now, b, 5).remote.Close()
-	if err := <-busyDone; err != nil || busy.local.Calls() != 1 {
-		t.Fatalf("the episode before one closed unused: %v, %d calls replayed", err, busy.local.Calls())
+	// An episode closed before its first call, and one whose first call
+	// names a tool the world lacks (so it never goes out), hand the parked
+	// journal on.
+	for key, end := range map[uint64]func(e servedEpisode){
+		4: func(e servedEpisode) { e.remote.Close() },
+		5: func(e servedEpisode) {
+			if r := e.remote.Call("no_such_tool", nil); r.Err == nil || e.remote.Settle(e.local) == nil {
+				t.Errorf("a call of a tool the world lacks: %+v", r)
+			}
+			e.remote.Close()
+		},
+	} {
+		busy = openServed(t, deferred, b, key*10)
+		busy.remote.Call("get_contact", map[string]any{"id": busy.target})
+		busyDone = settleAsync(busy)
+		within(t, parked)
+		end(openServed(t, now, b, key))
+		if err := within(t, busyDone); err != nil || busy.local.Calls() != 1 {
+			t.Fatalf("case %d: the episode before: %v, %d calls replayed", key, err, busy.local.Calls())
+		}
+	}
+}
+
+// within receives from ch, or fails the test after 10 s: a hand-off that
+// never comes must fail, not hang until go test's timeout.
+func within[T any](t *testing.T, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing came within 10s")
+		panic("unreachable")
+	}
+}
+
+// A first result that came back but is not a herd answer still carries the
+// reset's answer: the previous episode gets its journal; only the episode
+// whose result it was is void.
+func TestBadFirstResultStillHandsTheJournalOn(t *testing.T) {
+	parked := make(chan journalResult, 1)
+	s := &Session{w: &Served{name: "test"}, target: "c_0001", parked: parked,
+		reset: &Reset{Seed: 42, Key: 7, Goal: "hide_contact", ReturnJournal: true}}
+	rmeta := mcp.Meta{serve.ResetMeta: map[string]any{
+		"seed": "42", "key": "7", "goal": "hide_contact", "target": "c_0001",
+		"journal": []any{map[string]any{"tool": "get_contact", "args": map[string]any{"id": "c_0001"}, "at_ms": 0.0, "ok": true}},
+	}}
+	if err := s.resetAnswered(rmeta, errors.New("result is not a JSON object")); err != nil {
+		t.Fatal(err)
+	}
+	r := within(t, parked)
+	if r.err != nil || len(r.calls) != 1 || r.calls[0].Tool != "get_contact" || r.calls[0].Args["id"] != "c_0001" {
+		t.Errorf("the previous episode got %+v", r)
 	}
 }

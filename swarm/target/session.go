@@ -77,13 +77,15 @@ func (s *Session) Call(tool string, args map[string]any) engine.Result {
 
 // resetAnswered reads the reset the episode's first call carried from the
 // call's result _meta (rmeta; callErr: the call failed) and hands the
-// journal it dropped to the previous episode, if one awaits it.
+// journal it dropped to the previous episode, if one awaits it. A result
+// that came back but is not a herd answer still carries the reset's: the
+// previous episode gets its journal, only this one is void.
 func (s *Session) resetAnswered(rmeta mcp.Meta, callErr error) error {
 	asked, parked := s.reset, s.parked
 	s.reset, s.parked = nil, nil
-	if callErr != nil {
-		// The call's own error voids this episode; the previous one cannot
-		// know whether its journal was dropped.
+	if rmeta == nil && callErr != nil {
+		// No answer: the call's own error voids this episode, and the
+		// previous one cannot know whether its journal was dropped.
 		if parked != nil {
 			parked <- journalResult{err: fmt.Errorf("the call that was to return it failed: %w", callErr)}
 		}

@@ -98,9 +98,13 @@ func TestToResult(t *testing.T) {
 		if err := json.Unmarshal([]byte(body), &decoded); err != nil {
 			t.Fatal(err)
 		}
+		// The structured case's text cannot be parsed: it passes only if
+		// the structured content is read.
+		structured := text("not json", false)
+		structured.StructuredContent = decoded
 		for how, r := range map[string]*mcp.CallToolResult{
 			"text":       text(body, false),
-			"structured": {StructuredContent: decoded},
+			"structured": structured,
 		} {
 			got, err := toResult(w, tool, r)
 			if err != nil {
