@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -251,13 +252,7 @@ func (s *Session) execute(t *Tool, av *argValues, tx *txn) (callOutput, *ToolErr
 		out.record = target
 		return out, nil
 	case KindCreate:
-		rec := newRecord(t.Record, s.newID(t.Record))
-		rec.vals[t.Record.idField.Index] = types.String(rec.id)
-		for _, f := range t.Record.Fields {
-			if f.Type != FieldID && f.Default != nil {
-				rec.vals[f.Index] = celValue(f.Default)
-			}
-		}
+		rec := s.newRecordWithDefaults(t.Record)
 		for _, p := range t.Params {
 			if p.Field != nil && p.Field.Type != FieldID && av.vals[p.index] != nil {
 				rec.vals[p.Field.Index] = av.vals[p.index]
@@ -342,9 +337,11 @@ func (s *Session) listRecords(t *Tool, av *argValues) callOutput {
 			if p.Field == nil || p == t.limitParam {
 				continue
 			}
-			if v := av.vals[p.index]; v != nil && r.vals[p.Field.Index] != nil && r.vals[p.Field.Index].Equal(v) != types.True {
-				return true
-			} else if v != nil && r.vals[p.Field.Index] == nil {
+			v := av.vals[p.index]
+			if v == nil {
+				continue // not filtered on
+			}
+			if have := r.vals[p.Field.Index]; have == nil || have.Equal(v) != types.True {
 				return true
 			}
 		}
@@ -400,8 +397,8 @@ func (t *Tool) validate(args map[string]any) (*argValues, *ToolError) {
 		if av.vals[p.index] != nil {
 			continue
 		}
-		if p.Default != nil {
-			av.vals[p.index] = celValue(p.Default)
+		if p.defaultVal != nil {
+			av.vals[p.index] = p.defaultVal
 			continue
 		}
 		if p.Required {
@@ -456,7 +453,7 @@ func (p *Param) convert(raw any) (ref.Val, error) {
 		if len(s) > maxStoredString {
 			return nil, fmt.Errorf("too long: %d bytes (at most %d)", len(s), maxStoredString)
 		}
-		if p.Type == ParamEnum && !contains(p.Values, s) {
+		if p.Type == ParamEnum && !slices.Contains(p.Values, s) {
 			return nil, fmt.Errorf("%q is not one of %s", s, strings.Join(p.Values, ", "))
 		}
 		if p.Type == ParamStr {
@@ -558,17 +555,10 @@ func jsonKind(v any) string {
 		return "a list"
 	case map[string]any:
 		return "an object"
+	case nil:
+		return "null"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // celValue converts a Go value from a world file to a CEL value.

@@ -81,11 +81,20 @@ func (p *celProvider) NewValue(name string, fields map[string]ref.Val) ref.Val {
 	return p.next.NewValue(name, fields)
 }
 
-func (e *celEnv) addStruct(name string) *structDesc {
-	d := &structDesc{typ: types.NewObjectType(name), fields: map[string]*types.FieldType{}}
-	e.structs[name] = d
+func (e *celEnv) addStruct(t *types.Type) *structDesc {
+	d := &structDesc{typ: t, fields: map[string]*types.FieldType{}}
+	e.structs[t.TypeName()] = d
 	return d
 }
+
+// The CEL object types of the "records" view and of an outcome rule's
+// created/updated/deleted lists. A record type is "herd.NAME" with a
+// lower-case NAME, so these capitalised names never collide with one: a
+// world may well call a type "records" or "changes".
+var (
+	recordsType = types.NewObjectType("herd.Records")
+	changesType = types.NewObjectType("herd.Changes")
+)
 
 func (d *structDesc) addField(name string, t *types.Type, isSet ref.FieldTester, get ref.FieldGetter) {
 	d.fields[name] = &types.FieldType{Type: t, IsSet: isSet, GetFrom: get}
@@ -122,12 +131,12 @@ func paramCelType(pt ParamType) *types.Type {
 }
 
 // newCelEnv declares the world's types: one object type per record type,
-// one per tool's arguments, "herd.records" (every type's current records)
-// and "herd.changes" (created/updated/deleted lists for outcome rules).
+// one per tool's arguments, recordsType (every type's current records)
+// and changesType (created/updated/deleted lists for outcome rules).
 func newCelEnv(w *World) (*celEnv, error) {
 	e := &celEnv{structs: map[string]*structDesc{}}
 	for _, rt := range w.Types {
-		d := e.addStruct("herd." + rt.Name)
+		d := e.addStruct(types.NewObjectType("herd." + rt.Name))
 		rt.celType = d.typ
 		for _, f := range rt.Fields {
 			idx := f.Index
@@ -143,8 +152,8 @@ func newCelEnv(w *World) (*celEnv, error) {
 				})
 		}
 	}
-	recs := e.addStruct("herd.records")
-	chg := e.addStruct("herd.changes")
+	recs := e.addStruct(recordsType)
+	chg := e.addStruct(changesType)
 	for _, rt := range w.Types {
 		ti := rt.index
 		lt := types.NewListType(rt.celType)
@@ -156,7 +165,7 @@ func newCelEnv(w *World) (*celEnv, error) {
 		})
 	}
 	for _, t := range w.Tools {
-		d := e.addStruct("herd.args." + t.Name)
+		d := e.addStruct(types.NewObjectType("herd.args." + t.Name))
 		t.argsType = d.typ
 		for _, p := range t.Params {
 			idx := p.index
@@ -192,9 +201,9 @@ func newCelEnv(w *World) (*celEnv, error) {
 		),
 		cel.Function("sum",
 			cel.Overload("sum_list_int", []*cel.Type{cel.ListType(cel.IntType)}, cel.IntType,
-				cel.UnaryBinding(sumInts)),
+				cel.UnaryBinding(sum[types.Int])),
 			cel.Overload("sum_list_double", []*cel.Type{cel.ListType(cel.DoubleType)}, cel.DoubleType,
-				cel.UnaryBinding(sumDoubles)),
+				cel.UnaryBinding(sum[types.Double])),
 		),
 	)
 	if err != nil {
@@ -235,34 +244,25 @@ func boundedReplace(str, old, repl ref.Val, n int64) ref.Val {
 	return types.String(strings.Replace(string(s), string(o), string(r), int(n)))
 }
 
-func sumInts(v ref.Val) ref.Val {
-	l, ok := v.(traits.Lister)
-	if !ok {
-		return types.NewErr("sum: not a list")
-	}
-	var total types.Int
-	it := l.Iterator()
-	for it.HasNext() == types.True {
-		n, ok := it.Next().(types.Int)
-		if !ok {
-			return types.NewErr("sum: not an int")
-		}
-		total += n
-	}
-	return total
+// summable is a CEL number sum adds up.
+type summable interface {
+	types.Int | types.Double
+	ref.Val
 }
 
-func sumDoubles(v ref.Val) ref.Val {
+// sum adds up a list of ints or of doubles (the checker has already
+// picked the overload, so every element is an N).
+func sum[N summable](v ref.Val) ref.Val {
 	l, ok := v.(traits.Lister)
 	if !ok {
 		return types.NewErr("sum: not a list")
 	}
-	var total types.Double
+	var total N
 	it := l.Iterator()
 	for it.HasNext() == types.True {
-		n, ok := it.Next().(types.Double)
+		n, ok := it.Next().(N)
 		if !ok {
-			return types.NewErr("sum: not a double")
+			return types.NewErr("sum: mixed element types")
 		}
 		total += n
 	}
@@ -277,10 +277,9 @@ type variable struct {
 
 // program is a compiled, type-checked expression.
 type program struct {
-	src  string
-	pos  Pos
-	prg  cel.Program
-	want *types.Type
+	src string
+	pos Pos
+	prg cel.Program
 	// tracked: evaluated with a runtime cost limit; false when the static
 	// worst case is already within it.
 	tracked bool
@@ -368,7 +367,7 @@ func (e *celEnv) compile(x Expr, want *types.Type, vars ...variable) (*program, 
 	if err != nil {
 		return nil, &decodeError{Pos: x.Pos, Msg: "CEL: " + oneLine(err.Error())}
 	}
-	return &program{src: x.Src, pos: x.Pos, prg: prg, want: want, tracked: tracked}, nil
+	return &program{src: x.Src, pos: x.Pos, prg: prg, tracked: tracked}, nil
 }
 
 // fieldHint lists the fields of the record-typed names in scope, for an
@@ -552,11 +551,11 @@ func (v *recordsView) ConvertToType(ref.Type) ref.Val {
 	return types.NewErr("herd: cannot convert records")
 }
 func (v *recordsView) Equal(o ref.Val) ref.Val { return types.Bool(o == ref.Val(v)) }
-func (v *recordsView) Type() ref.Type          { return types.NewObjectType("herd.records") }
+func (v *recordsView) Type() ref.Type          { return recordsType }
 func (v *recordsView) Value() any              { return v }
 
 func (v *recordsView) list(typeIndex int) ref.Val {
-	recs := v.s.list(v.s.base.world.Types[typeIndex])
+	recs := v.s.List(v.s.base.world.Types[typeIndex])
 	vals := make([]ref.Val, len(recs))
 	for i, r := range recs {
 		vals[i] = r
@@ -576,7 +575,7 @@ func (c *changeList) ConvertToType(ref.Type) ref.Val {
 	return types.NewErr("herd: cannot convert changes")
 }
 func (c *changeList) Equal(o ref.Val) ref.Val { return types.Bool(o == ref.Val(c)) }
-func (c *changeList) Type() ref.Type          { return types.NewObjectType("herd.changes") }
+func (c *changeList) Type() ref.Type          { return changesType }
 func (c *changeList) Value() any              { return c }
 
 func (c *changeList) list(typeIndex int) ref.Val {

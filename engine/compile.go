@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
 )
 
 // compiler turns a decoded spec into a World, collecting every problem it
@@ -126,7 +127,7 @@ func (c *compiler) compileTypes() {
 	}
 	for _, e := range c.spec.Types {
 		c.checkName("type", e.Name, e.Pos)
-		t := &RecordType{Name: e.Name, index: len(w.Types), byName: map[string]*Field{}, pos: e.Pos}
+		t := &RecordType{Name: e.Name, index: len(w.Types), byName: map[string]*Field{}}
 		w.Types = append(w.Types, t)
 		w.typeByName[e.Name] = t
 		ts := e.Value
@@ -186,7 +187,7 @@ func (c *compiler) compileField(t *RecordType, fe Entry[fieldSpec]) *Field {
 		c.errorf(fs.Type.Pos, "field %s: unknown type %q (one of str, int, float, bool, datetime, enum, ref, id)", where, fs.Type.Raw)
 		return nil
 	}
-	f := &Field{Name: fe.Name, Type: ft, Nullable: fs.Nullable, p: -1, pos: fe.Pos, Prefix: fs.Prefix}
+	f := &Field{Name: fe.Name, Type: ft, Nullable: fs.Nullable, p: -1, Prefix: fs.Prefix}
 	only := func(s Scalar, key string, allowed ...FieldType) bool {
 		if s.IsSet && !slices.Contains(allowed, ft) {
 			c.errorf(s.Pos, "field %s: %q does not apply to %s fields", where, key, ft)
@@ -311,7 +312,7 @@ func (c *compiler) compileField(t *RecordType, fe Entry[fieldSpec]) *Field {
 		} else if outOfBounds(v, f.Min, f.Max) {
 			c.errorf(fs.Default.Pos, "field %s: default %v is outside its min and max", where, v)
 		} else {
-			f.Default = v
+			f.Default, f.defaultVal = v, celValue(v)
 		}
 	}
 	return f
@@ -424,7 +425,7 @@ func (c *compiler) compileTools() {
 	for _, e := range c.spec.Tools {
 		c.checkName("tool", e.Name, e.Pos)
 		ts := e.Value
-		t := &Tool{Name: e.Name, index: len(w.Tools), byName: map[string]*Param{}, descriptions: map[string]string{}, pos: e.Pos, limit: 20}
+		t := &Tool{Name: e.Name, index: len(w.Tools), byName: map[string]*Param{}, descriptions: map[string]string{}, limit: 20}
 		w.Tools = append(w.Tools, t)
 		w.toolByName[e.Name] = t
 		kind := ToolKind(ts.Kind.Raw)
@@ -536,14 +537,15 @@ func (c *compiler) compileParam(t *Tool, pe Entry[paramSpec]) *Param {
 	if ps.Default.IsSet {
 		ft := map[ParamType]FieldType{ParamStr: FieldStr, ParamInt: FieldInt, ParamFloat: FieldFloat, ParamBool: FieldBool, ParamEnum: FieldEnum}[pt]
 		v, err := scalarValue(ps.Default, ft, p.Values)
+		var cv ref.Val
 		if err == nil {
 			// A default stands in for an argument: it passes the same checks.
-			_, err = p.convert(v)
+			cv, err = p.convert(v)
 		}
 		if err != nil {
 			c.errorf(ps.Default.Pos, "param %s: default: %v", where, err)
 		} else {
-			p.Default = v
+			p.Default, p.defaultVal = v, cv
 			if p.Required {
 				c.errorf(ps.Default.Pos, "param %s: a required param cannot have a default", where)
 			}
@@ -713,13 +715,19 @@ func (c *compiler) recVar(name string, t *RecordType) variable {
 	return variable{name: name, typ: t.celType}
 }
 
+// hasTarget reports whether the tool's rules see a record as r: the one
+// its key selects, or the one a create tool makes.
+func (t *Tool) hasTarget() bool {
+	return t.Record != nil && (t.Key != "" || t.Kind == KindCreate)
+}
+
 func (c *compiler) toolVars(t *Tool) []variable {
 	vars := []variable{
 		{"args", t.argsType},
 		{"now", types.TimestampType},
-		{"records", types.NewObjectType("herd.records")},
+		{"records", recordsType},
 	}
-	if t.Record != nil && (t.Key != "" || t.Kind == KindCreate) {
+	if t.hasTarget() {
 		vars = append(vars, c.recVar("r", t.Record))
 	}
 	return vars
@@ -781,10 +789,9 @@ func (c *compiler) compileEffect(t *Tool, es effectSpec, vars []variable) *effec
 		c.errorf(es.Pos, "tool %s: each effect is exactly one of set, create, update, delete", t.Name)
 		return nil
 	}
-	hasTarget := t.Record != nil && (t.Key != "" || t.Kind == KindCreate)
 	switch {
 	case len(es.Set) > 0:
-		if !hasTarget {
+		if !t.hasTarget() {
 			c.errorf(es.Pos, "tool %s: set needs a target record (a key, or a create tool)", t.Name)
 			return nil
 		}
@@ -810,7 +817,7 @@ func (c *compiler) compileEffect(t *Tool, es effectSpec, vars []variable) *effec
 	default:
 		d := es.Delete
 		if !d.Type.IsSet && d.ID.Src == "" {
-			if !hasTarget || t.Kind == KindCreate {
+			if !t.hasTarget() || t.Kind == KindCreate {
 				c.errorf(d.Pos, "tool %s: delete: {} needs a target record", t.Name)
 				return nil
 			}
@@ -895,8 +902,8 @@ func (c *compiler) compileInvariants() {
 			continue
 		}
 		c.checkName("invariant", is.Name.Raw, is.Name.Pos)
-		inv := &Invariant{Name: is.Name.Raw, pos: is.Pos}
-		vars := []variable{{"now", types.TimestampType}, {"records", types.NewObjectType("herd.records")}}
+		inv := &Invariant{Name: is.Name.Raw}
+		vars := []variable{{"now", types.TimestampType}, {"records", recordsType}}
 		if is.Each.IsSet {
 			inv.Each = c.lookupType(is.Each, "invariant "+inv.Name+": each")
 			if inv.Each == nil {
@@ -1069,7 +1076,7 @@ func (c *compiler) compileGoals() {
 	for _, e := range c.spec.Goals {
 		c.checkName("goal", e.Name, e.Pos)
 		gs := e.Value
-		g := &Goal{Name: e.Name, Intent: strings.TrimSpace(gs.Intent.Src), pos: e.Pos}
+		g := &Goal{Name: e.Name, Intent: strings.TrimSpace(gs.Intent.Src)}
 		w.Goals = append(w.Goals, g)
 		w.goalByName[g.Name] = g
 		if g.Intent == "" {
@@ -1104,10 +1111,13 @@ func (c *compiler) compileGoals() {
 		if gs.Concurrent != nil {
 			cs := gs.Concurrent
 			n, err := strconv.Atoi(cs.AfterCalls.Raw)
-			if err != nil || n < 1 {
-				c.errorf(cs.Pos, "goal %s: concurrent: after_calls must be a whole number ≥ 1", g.Name)
+			switch {
+			case !cs.AfterCalls.IsSet:
+				c.errorf(cs.Pos, "goal %s: concurrent: missing \"after_calls\" (the call after which the other actor writes)", g.Name)
+			case err != nil || n < 1:
+				c.errorf(cs.AfterCalls.Pos, "goal %s: concurrent: after_calls must be a whole number ≥ 1, got %s", g.Name, quoteRaw(cs.AfterCalls))
 			}
-			g.concurrent = &concurrent{afterCalls: n, set: c.assigns(g.Target, cs.Set, []variable{c.recVar("r", g.Target), {"now", types.TimestampType}, {"records", types.NewObjectType("herd.records")}}, "goal "+g.Name+": concurrent")}
+			g.concurrent = &concurrent{afterCalls: n, set: c.assigns(g.Target, cs.Set, []variable{c.recVar("r", g.Target), {"now", types.TimestampType}, {"records", recordsType}}, "goal "+g.Name+": concurrent")}
 		}
 		// The intent is checked after knows, so {{knows.x}} can be verified.
 		knowsKeys := make([]string, len(gs.Knows))
@@ -1128,9 +1138,9 @@ func (c *compiler) outcomeVars(g *Goal) []variable {
 		c.recVar("after", g.Target),
 		{"exists", types.BoolType},
 		{"changed_others", types.IntType},
-		{"created", types.NewObjectType("herd.changes")},
-		{"updated", types.NewObjectType("herd.changes")},
-		{"deleted", types.NewObjectType("herd.changes")},
+		{"created", changesType},
+		{"updated", changesType},
+		{"deleted", changesType},
 		{"knows", types.NewMapType(types.StringType, types.DynType)},
 		{"calls", types.IntType},
 		{"errors", types.NewMapType(types.StringType, types.IntType)},

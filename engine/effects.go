@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"cel.dev/cel-go/common/types"
@@ -137,7 +138,7 @@ func checkFieldValue(r *Record, f *Field, v ref.Val) *ToolError {
 		if len(val) > maxStoredString {
 			return bad("would be %d bytes long (at most %d)", len(val), maxStoredString)
 		}
-		if f.Type == FieldEnum && !contains(f.Values, string(val)) {
+		if f.Type == FieldEnum && !slices.Contains(f.Values, string(val)) {
 			return bad("would be %q, not one of %s", string(val), strings.Join(f.Values, ", "))
 		}
 	case types.Bool:
@@ -233,13 +234,7 @@ func (ef *effect) apply(s *Session, tx *txn, act *activation) (*Record, *ToolErr
 		act.r = next
 		return nil, nil
 	case effectCreate:
-		rec := newRecord(ef.typ, s.newID(ef.typ))
-		rec.vals[ef.typ.idField.Index] = types.String(rec.id)
-		for _, f := range ef.typ.Fields {
-			if f.Type != FieldID && f.Default != nil {
-				rec.vals[f.Index] = celValue(f.Default)
-			}
-		}
+		rec := s.newRecordWithDefaults(ef.typ)
 		for _, a := range ef.assign {
 			v, err := a.expr.eval(act)
 			if err != nil {

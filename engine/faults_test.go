@@ -5,6 +5,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/herd-sh/herd/report/stats"
 )
 
 func TestTimeoutAfterCommit(t *testing.T) {
@@ -62,33 +64,6 @@ func TestTimeoutAfterCommit(t *testing.T) {
 	}
 }
 
-// wilson is the Wilson score interval for k successes in n trials at the
-// two-sided normal point z.
-func wilson(k, n int, z float64) (lo, hi float64) {
-	p := float64(k) / float64(n)
-	nf := float64(n)
-	den := 1 + z*z/nf
-	center := (p + z*z/(2*nf)) / den
-	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
-	return center - half, center + half
-}
-
-// z999 is the two-sided 99.9% point of the standard normal.
-const z999 = 3.290526731491926
-
-func TestWilsonPublishedValues(t *testing.T) {
-	// Newcombe (1998), Statistics in Medicine 17:857, table I, method 3.
-	for _, c := range []struct {
-		k, n   int
-		lo, hi float64
-	}{{81, 263, 0.2553, 0.3662}, {15, 148, 0.0624, 0.1605}, {0, 20, 0, 0.1611}} {
-		lo, hi := wilson(c.k, c.n, 1.959963984540054)
-		if math.Abs(lo-c.lo) > 1e-4 || math.Abs(hi-c.hi) > 1e-4 {
-			t.Errorf("wilson(%d/%d) = [%.4f, %.4f], want [%.4f, %.4f]", c.k, c.n, lo, hi, c.lo, c.hi)
-		}
-	}
-}
-
 // Over 10,000 calls, each fault kind's count falls inside the 99.9% Wilson
 // band around its probability. The calls are spread over 100 sessions of
 // 100 calls, so the dice are tested across both call indexes and sessions.
@@ -130,7 +105,8 @@ func TestFaultRatesBinomial(t *testing.T) {
 	}
 	n := sessions * calls
 	for kind, pk := range want {
-		lo, hi := wilson(counts[kind], n, z999)
+		iv := stats.Wilson(counts[kind], n, 0.999)
+		lo, hi := iv.Lo, iv.Hi
 		t.Logf("%-22q p=%.3f observed %5d/%d = %.4f  99.9%% band [%.4f, %.4f]", kind, pk, counts[kind], n, float64(counts[kind])/float64(n), lo, hi)
 		if pk < lo || pk > hi {
 			t.Errorf("fault %q: %d of %d calls; p=%.3f lies outside the 99.9%% interval [%.4f, %.4f]", kind, counts[kind], n, pk, lo, hi)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -93,6 +94,22 @@ goals:
     knows: {id: target.id}
     outcomes:
       - {class: done, severity: ok, when: "true"}`, want: `placeholder {{knows.title}}: no "title" among the knows (id)`},
+		{name: "concurrent writer after call 0", tools: `
+goals:
+  look:
+    intent: "Look"
+    target: {record: item}
+    concurrent: {after_calls: 0}
+    outcomes:
+      - {class: done, severity: ok, when: "true"}`, want: "hard.yaml:21:31: goal look: concurrent: after_calls must be a whole number ≥ 1, got 0"},
+		{name: "concurrent writer without after_calls", tools: `
+goals:
+  look:
+    intent: "Look"
+    target: {record: item}
+    concurrent: {set: {}}
+    outcomes:
+      - {class: done, severity: ok, when: "true"}`, want: "hard.yaml:21:17: goal look: concurrent: missing \"after_calls\""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -215,12 +232,83 @@ func TestWritesAreChecked(t *testing.T) {
 func TestJSONNumberArguments(t *testing.T) {
 	_, b := shopBase(t)
 	s := b.NewSession(1, nil)
-	res := mustOK(t, s.Call("create_payment", map[string]any{"order": "o_0001", "amount": jsonNumber("250")}))
+	res := mustOK(t, s.Call("create_payment", map[string]any{"order": "o_0001", "amount": json.Number("250")}))
 	if res.Record.Get("amount") != int64(250) {
 		t.Fatalf("amount %v", res.Record.Get("amount"))
 	}
-	wantCode(t, s.Call("create_payment", map[string]any{"order": "o_0001", "amount": jsonNumber("2.5")}), CodeInvalidArgument)
-	if res := mustOK(t, s.Call("create_payment", map[string]any{"order": "o_0001", "amount": jsonNumber("1e3")})); res.Record.Get("amount") != int64(1000) {
+	wantCode(t, s.Call("create_payment", map[string]any{"order": "o_0001", "amount": json.Number("2.5")}), CodeInvalidArgument)
+	if res := mustOK(t, s.Call("create_payment", map[string]any{"order": "o_0001", "amount": json.Number("1e3")})); res.Record.Get("amount") != int64(1000) {
 		t.Fatalf("amount 1e3 gave %v", res.Record.Get("amount"))
 	}
+}
+
+// A world may call its types records and changes: the CEL types of the
+// records view and of an outcome's change lists are not named like any
+// record type, so neither hides the other.
+func TestTypesNamedLikeTheViews(t *testing.T) {
+	w, err := Parse("views.yaml", []byte(`world: views
+variants: [clear, ambiguous]
+types:
+  records:
+    count: 3
+    fields:
+      id:    {type: id, prefix: "r_"}
+      title: {type: str, default: "x"}
+  changes:
+    count: 2
+    fields:
+      id: {type: id, prefix: "c_"}
+tools:
+  get_rec:
+    kind: get
+    record: records
+    descriptions: {clear: Get a record., ambiguous: Get.}
+    params:
+      id: {type: str, required: true}
+    when:
+      - {expr: "r.title == 'x' && size(records.records) == 3 && size(records.changes) == 2", error: odd}
+goals:
+  look:
+    intent: "Look at {{target.title}}"
+    target: {record: records, where: "r.title == 'x'"}
+    outcomes:
+      - {class: untouched, severity: ok, when: "size(updated.records) == 0 && size(created.changes) == 0 && after.title == 'x'"}
+      - {class: other, severity: failed, when: "true"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := mustSeed(t, w, 0)
+	s := b.NewSession(1, nil)
+	a, err := w.Goal("look").Begin(s, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := mustOK(t, s.Call("get_rec", map[string]any{"id": "r_0002"})); res.Record.ID() != "r_0002" {
+		t.Fatalf("got %s", res.Record.ID())
+	}
+	if v, err := a.Judge(); err != nil || v.Class != "untouched" {
+		t.Fatalf("verdict %+v, %v", v, err)
+	}
+}
+
+// sum adds up lists of ints and of doubles.
+func TestSumAddsUpLists(t *testing.T) {
+	w, err := Parse("sum.yaml", world(`      n: {type: int, default: 2}
+      x: {type: float, default: 0.5}`, `
+  check_sums:
+    kind: custom
+    descriptions: {clear: Check the sums., ambiguous: Check.}
+    when:
+      - {expr: "sum(records.item.map(i, i.n)) == 100", error: int_sum}
+      - {expr: "sum(records.item.map(i, i.x)) == 25.0", error: double_sum}
+      - {expr: "sum([1, 2, 3]) == 7", error: literal_sum}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mustSeed(t, w, 1).NewSession(1, nil)
+	// The first two hold on 50 items; the third is false on purpose, so
+	// the call fails exactly there.
+	wantCode(t, s.Call("check_sums", nil), "literal_sum")
 }

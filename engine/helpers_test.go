@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -91,5 +90,3 @@ func firstDiff(a, b []byte) string {
 	}
 	return fmt.Sprintf("lengths %d and %d", len(a), len(b))
 }
-
-func jsonNumber(s string) json.Number { return json.Number(s) }

@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,9 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"cel.dev/cel-go/common/types"
-	"cel.dev/cel-go/common/types/ref"
 )
 
 // JournalEntry is one call as the session saw it.
@@ -235,7 +231,7 @@ func (s *Session) Restore(data []byte) error {
 	for _, t := range w.Types {
 		seen := map[string]bool{}
 		for i, raw := range snap.Records[t.Name] {
-			r, err := decodeRecord(t, raw)
+			r, err := t.DecodeRecord(raw)
 			if err != nil {
 				return fmt.Errorf("snapshot: %s[%d]: %w", t.Name, i, err)
 			}
@@ -314,105 +310,6 @@ func idNumber(t *RecordType, id string) (int, bool) {
 		return 0, false
 	}
 	return n, true
-}
-
-// decodeRecord parses one record of type t from its JSON.
-func decodeRecord(t *RecordType, raw json.RawMessage) (*Record, error) {
-	var m map[string]any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil {
-		return nil, err
-	}
-	return recordFromJSON(t, m)
-}
-
-// recordFromJSON makes a record of type t from a decoded JSON object.
-func recordFromJSON(t *RecordType, m map[string]any) (*Record, error) {
-	r := newRecord(t, "")
-	for k, v := range m {
-		f := t.byName[k]
-		if f == nil {
-			return nil, fmt.Errorf("unknown field %q", k)
-		}
-		cv, err := fieldFromJSON(f, v)
-		if err != nil {
-			return nil, fmt.Errorf("field %s: %w", k, err)
-		}
-		r.vals[f.Index] = cv
-	}
-	id, ok := r.vals[t.idField.Index].(types.String)
-	if !ok || id == "" {
-		return nil, fmt.Errorf("missing id")
-	}
-	r.id = string(id)
-	for _, f := range t.Fields {
-		if v := r.vals[f.Index]; v != nil {
-			if terr := checkFieldValue(r, f, v); terr != nil {
-				return nil, errors.New(terr.Message)
-			}
-		}
-	}
-	return r, nil
-}
-
-// fieldFromJSON converts a JSON value to a field's value (for snapshots
-// and records read back from a served world).
-func fieldFromJSON(f *Field, v any) (ref.Val, error) {
-	switch f.Type {
-	case FieldStr, FieldEnum, FieldRef, FieldID:
-		s, ok := v.(string)
-		if !ok {
-			return nil, fmt.Errorf("want a string")
-		}
-		return types.String(s), nil
-	case FieldBool:
-		b, ok := v.(bool)
-		if !ok {
-			return nil, fmt.Errorf("want a bool")
-		}
-		return types.Bool(b), nil
-	case FieldInt:
-		switch n := v.(type) {
-		case json.Number:
-			i, err := n.Int64()
-			if err != nil {
-				return nil, err
-			}
-			return types.Int(i), nil
-		case float64:
-			// A decoder without UseNumber: exact only below 2^53 (2^53+1
-			// decodes as 2^53 too).
-			if n != math.Trunc(n) || math.Abs(n) >= maxExactInt {
-				return nil, fmt.Errorf("want an integer below 2^53 in magnitude (decoded as a float), got %v", n)
-			}
-			return types.Int(int64(n)), nil
-		}
-		return nil, fmt.Errorf("want an integer")
-	case FieldFloat:
-		switch n := v.(type) {
-		case json.Number:
-			x, err := n.Float64()
-			if err != nil {
-				return nil, err
-			}
-			return types.Double(x), nil
-		case float64:
-			return types.Double(n), nil
-		}
-		return nil, fmt.Errorf("want a number")
-	case FieldDatetime:
-		s, ok := v.(string)
-		if !ok {
-			return nil, fmt.Errorf("want an RFC 3339 time")
-		}
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			return nil, err
-		}
-		return types.Timestamp{Time: t.UTC()}, nil
-	}
-	return nil, fmt.Errorf("unsupported field type")
 }
 
 // BaseSnapshot saves the seeded base state (a fresh session's snapshot).

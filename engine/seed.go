@@ -100,8 +100,8 @@ func (f *Field) seedValue(w *World, b *Base, rng *rand.Rand, rec *Record, earlie
 	}
 	switch f.Type {
 	case FieldEnum:
-		if f.Default != nil {
-			return celValue(f.Default)
+		if f.defaultVal != nil {
+			return f.defaultVal
 		}
 		return types.String(f.Values[pickWeighted(rng, f.weights())])
 	case FieldBool:
@@ -109,8 +109,8 @@ func (f *Field) seedValue(w *World, b *Base, rng *rand.Rand, rec *Record, earlie
 			return types.Bool(rng.Float64() < f.p)
 		}
 	}
-	if f.Default != nil {
-		return celValue(f.Default)
+	if f.defaultVal != nil {
+		return f.defaultVal
 	}
 	if f.Nullable {
 		return nil

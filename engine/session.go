@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"cel.dev/cel-go/common/types"
 )
 
 // Base is a world's seeded state: immutable after Seed returns, shared by
@@ -240,9 +242,7 @@ func (s *Session) Lookup(typeName, id string) *Record {
 }
 
 // List returns the current records of a type in id order.
-func (s *Session) List(t *RecordType) []*Record { return s.list(t) }
-
-func (s *Session) list(t *RecordType) []*Record {
+func (s *Session) List(t *RecordType) []*Record {
 	base := s.base.recs[t.index]
 	if s.overlay == nil {
 		return base
@@ -360,6 +360,20 @@ func (s *Session) newID(t *RecordType) string {
 	n := s.nextID[t.index]
 	s.nextID[t.index]++
 	return formatID(t.idField.Prefix, n)
+}
+
+// newRecordWithDefaults makes a new record of t with the session's next
+// id and every field default: what a create tool or a create effect starts
+// from before its arguments and rules fill it in.
+func (s *Session) newRecordWithDefaults(t *RecordType) *Record {
+	r := newRecord(t, s.newID(t))
+	r.vals[t.idField.Index] = types.String(r.id)
+	for _, f := range t.Fields {
+		if f.defaultVal != nil {
+			r.vals[f.Index] = f.defaultVal
+		}
+	}
+	return r
 }
 
 // firstIDs are the id counters of a session that has created nothing: per

@@ -128,7 +128,7 @@ func TestRestoreRefusesForeignSnapshots(t *testing.T) {
 		{"future version", strings.Replace(string(snap), `"version":1`, `"version":9`, 1), "version 9"},
 		{"unknown type", strings.Replace(string(snap), `"refund":`, `"refnud":`, 1), `unknown record type "refnud"`},
 		{"bad enum", strings.Replace(string(snap), `"status":"paid"`, `"status":"lost"`, 1), `"lost", not one of open, paid, shipped`},
-		{"wrong field type", strings.Replace(string(snap), `"refunded":0`, `"refunded":"none"`, 1), "field refunded: want an integer"},
+		{"wrong field type", strings.Replace(string(snap), `"refunded":0`, `"refunded":"none"`, 1), "field refunded: want an integer, got a string"},
 		{"unknown field", strings.Replace(string(snap), `"refunded":0`, `"refundd":0`, 1), `unknown field "refundd"`},
 		{"duplicate id", strings.Replace(string(snap), `"payment":[`, `"payment":[{"id":"pay_0001","order":"o_0001","amount":1},`, 1), "pay_0001 appears twice"},
 	}

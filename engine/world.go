@@ -5,9 +5,11 @@
 package engine
 
 import (
+	"slices"
 	"time"
 
 	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
 )
 
 // FieldType is the type of a record field.
@@ -42,13 +44,13 @@ type Field struct {
 	Prefix   string   // for the id field
 	Gen      string   // the generator's name ("person_name"), "" when none
 
+	defaultVal  ref.Val // Default as a CEL value, converted once at load
 	gen         generator
 	p           float64 // bool: probability of true when seeding; -1 unset
 	enumWeights []float64
 	nearDup     float64
 	from        *Field // gen: email derives from this field
 	maxDays     int
-	pos         Pos
 	celType     *types.Type
 }
 
@@ -66,7 +68,6 @@ type RecordType struct {
 	byName  map[string]*Field
 	idField *Field
 	celType *types.Type // the CEL object type of its records
-	pos     Pos
 }
 
 // Field returns the named field or nil.
@@ -116,8 +117,9 @@ type Param struct {
 	Description string
 	Field       *Field // the record field this param reads or writes, if any
 
-	index   int
-	celType *types.Type
+	index      int
+	celType    *types.Type
+	defaultVal ref.Val // Default as a CEL value, converted once at load
 }
 
 // Tool is something an agent can call.
@@ -142,7 +144,6 @@ type Tool struct {
 	index        int
 	argsType     *types.Type // the CEL object type of its arguments
 	errorCodes   []string
-	pos          Pos
 }
 
 // ErrorCodes lists the business error codes the tool's preconditions can
@@ -197,7 +198,6 @@ type Invariant struct {
 
 	expr    *program
 	message template
-	pos     Pos
 }
 
 // Expr returns the invariant's CEL condition as written.
@@ -215,7 +215,6 @@ type Goal struct {
 	where      *program
 	knows      []*program
 	concurrent *concurrent
-	pos        Pos
 }
 
 // Where returns the CEL condition that picks the goal's targets ("true"
@@ -279,11 +278,4 @@ func (w *World) Profile(name string) *FaultProfile { return w.profileByName[name
 func (w *World) ErrorCodes() []string { return w.errorCodes }
 
 // HasVariant reports whether name is one of the world's description variants.
-func (w *World) HasVariant(name string) bool {
-	for _, v := range w.Variants {
-		if v == name {
-			return true
-		}
-	}
-	return false
-}
+func (w *World) HasVariant(name string) bool { return slices.Contains(w.Variants, name) }

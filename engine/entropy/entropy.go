@@ -15,14 +15,12 @@ import (
 // (the fault die and the latency draw, say) are independent.
 type Purpose uint64
 
-// Purposes used by the engine. Other packages derive their own with Name.
+// Purposes shared across packages. Others derive their own with Name.
 var (
-	Seeding  = Name("seeding")
-	FaultDie = Name("fault-die")
-	Latency  = Name("latency")
-	IDs      = Name("ids")
-	Goal     = Name("goal")
-	Agent    = Name("agent")
+	Seeding  = Name("seeding")   // seed data
+	FaultDie = Name("fault-die") // which fault a call gets
+	Latency  = Name("latency")   // a call's latency draw
+	Goal     = Name("goal")      // which target an agent's goal picks
 )
 
 // Name turns a label into a Purpose (FNV-1a of the label).

@@ -28,9 +28,9 @@ func TestGoldenValues(t *testing.T) {
 	if got := k.Float64(); got != 0.7494117098416175 {
 		t.Errorf("Key.Float64 = %v", got)
 	}
-	r := NewRand(42, Agent)
+	r := NewRand(42, Name("agent"))
 	if a, b, c := r.Uint64(), r.Uint64(), r.IntN(1000); a != 0x46a388622d1ed9a8 || b != 0xa98d1619f6994921 || c != 30 {
-		t.Errorf("NewRand(42, Agent) gave %#x %#x %d", a, b, c)
+		t.Errorf("NewRand(42, Name(agent)) gave %#x %#x %d", a, b, c)
 	}
 }
 

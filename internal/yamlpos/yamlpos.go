@@ -26,7 +26,7 @@ var lineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 // Invalid UTF-8 is reported by the library with no line at all; it is
 // located here, in characters.
 func SyntaxError(err error, data []byte) (line, col int, msg string) {
-	if l, c, found := FirstInvalidUTF8(data); found {
+	if l, c, found := firstInvalidUTF8(data); found {
 		return l, c, "invalid UTF-8"
 	}
 	msg = err.Error()
@@ -39,13 +39,13 @@ func SyntaxError(err error, data []byte) (line, col int, msg string) {
 		return 0, 0, strings.TrimPrefix(msg, "yaml: ")
 	}
 	if m[1] == "" {
-		return 1, FirstNonBlank(data, 1), m[2]
+		return 1, firstNonBlank(data, 1), m[2]
 	}
 	line, _ = strconv.Atoi(m[1])
 	if isParserError(m[2]) {
 		line++
 	}
-	return line, FirstNonBlank(data, line), m[2]
+	return line, firstNonBlank(data, line), m[2]
 }
 
 // isParserError reports whether a YAML message comes from the parser
@@ -56,11 +56,11 @@ func isParserError(msg string) bool {
 		msg == "found incompatible YAML document" || msg == "found duplicate %TAG directive"
 }
 
-// FirstNonBlank returns the 1-based column of the first character on line
+// firstNonBlank returns the 1-based column of the first character on line
 // (1-based) that is not a space, or 1 when the line is blank or past the
 // end. Tabs count as characters: YAML forbids them in indentation, so a
 // tab is usually the very thing to point at.
-func FirstNonBlank(data []byte, line int) int {
+func firstNonBlank(data []byte, line int) int {
 	for l := 1; l < line; l++ {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
@@ -104,9 +104,9 @@ func Describe(n *yaml.Node) string {
 	return strconv.Quote(n.Value)
 }
 
-// FirstInvalidUTF8 finds the line and column (in characters) of the first
+// firstInvalidUTF8 finds the line and column (in characters) of the first
 // byte that is not valid UTF-8.
-func FirstInvalidUTF8(data []byte) (line, col int, found bool) {
+func firstInvalidUTF8(data []byte) (line, col int, found bool) {
 	if utf8.Valid(data) {
 		return 0, 0, false
 	}
