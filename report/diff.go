@@ -54,31 +54,15 @@ type DiffRow struct {
 	Persona     string         `json:"persona,omitempty"` // "" for every persona
 	BaseVariant string         `json:"base_variant"`
 	HeadVariant string         `json:"head_variant"`
-	Base        RateJSON       `json:"base_rate"`
-	Head        RateJSON       `json:"head_rate"`
+	Base        stats.Rate     `json:"base_rate"`
+	Head        stats.Rate     `json:"head_rate"`
 	Diff        float64        `json:"diff"` // head − base
-	CI          stats.Interval `json:"-"`
-	CIJSON      intervalJSON   `json:"ci"`
+	CI          stats.Interval `json:"ci"`
 	P           float64        `json:"p"`          // the test's own p-value
 	PAdjusted   float64        `json:"p_adjusted"` // after Holm's correction over every row
 	Paired      bool           `json:"paired"`
 	Worse       bool           `json:"worse"`
 	Regression  bool           `json:"regression"`
-}
-
-// RateJSON is a rate as the diff writes it.
-type RateJSON struct {
-	K  int          `json:"k"`
-	N  int          `json:"n"`
-	P  float64      `json:"p"`
-	CI intervalJSON `json:"ci"`
-}
-
-func rateJSON(r stats.Rate) RateJSON { return RateJSON{r.K, r.N, r.P, intervalJSON(r.CI)} }
-
-// Rate converts back to a stats.Rate.
-func (r RateJSON) Rate() stats.Rate {
-	return stats.Rate{K: r.K, N: r.N, P: r.P, CI: stats.Interval(r.CI)}
 }
 
 // Label names the row: "hide_contact destroyed_data", "harmful (novice)".
@@ -184,14 +168,13 @@ func diffRows(base, head *Results, bv, hv string, paired bool) []DiffRow {
 			return
 		}
 		r := DiffRow{Metric: metric, Severity: severity, Goal: goal, Persona: persona,
-			BaseVariant: bv, HeadVariant: hv, Base: rateJSON(b), Head: rateJSON(h)}
+			BaseVariant: bv, HeadVariant: hv, Base: b, Head: h}
 		r.Paired = paired && b.N == h.N
 		if r.Paired {
 			r.Diff, r.CI, r.P = pairedBound(b.K, h.K, b.N)
 		} else {
 			r.Diff, r.CI, r.P = stats.TwoSampleDiff(b.K, b.N, h.K, h.N, 0.95)
 		}
-		r.CIJSON = intervalJSON(r.CI)
 		r.Worse = (r.Diff > 0) == (severity != SeverityOK) && r.Diff != 0
 		rows = append(rows, r)
 	}

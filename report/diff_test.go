@@ -33,7 +33,7 @@ func TestDiffFlagsARealRegression(t *testing.T) {
 	}
 	if !found.Regression || !found.Paired || found.PAdjusted >= 0.001 {
 		t.Errorf("hide_contact destroyed_data %s → %s: regression=%v paired=%v p=%v; want a paired regression with p < 0.001",
-			report.RateText(found.Base.Rate()), report.RateText(found.Head.Rate()), found.Regression, found.Paired, found.PAdjusted)
+			report.RateText(found.Base), report.RateText(found.Head), found.Regression, found.Paired, found.PAdjusted)
 	}
 	if found.Base.P > 0.05 || found.Head.P < 0.15 {
 		t.Errorf("fixture rates %v → %v; want about 3%% → 19%%", found.Base.P, found.Head.P)

@@ -58,7 +58,7 @@ func diffTable(rows []DiffRow) textTable {
 		case r.Diff != 0:
 			mark = "better"
 		}
-		t.Rows = append(t.Rows, []string{mark, r.Label(), r.Wording(), RateText(r.Base.Rate()), RateText(r.Head.Rate()),
+		t.Rows = append(t.Rows, []string{mark, r.Label(), r.Wording(), RateText(r.Base), RateText(r.Head),
 			DiffText(r.Diff, r.CI), PText(r.PAdjusted)}) // no rank: notable already put the rows in order
 	}
 	return t

@@ -17,14 +17,7 @@ func TestRenderEmptyDocument(t *testing.T) {
 			Timing: &report.Timing{Latency: []report.LatencyHistogram{{Tool: "all"}}, InFlight: []report.Sample{{T: 0, InFlight: 0}}}},
 	}
 	for name, doc := range docs {
-		for format, f := range map[string]func(*bytes.Buffer, *report.Results) error{
-			"terminal": func(b *bytes.Buffer, r *report.Results) error { return report.Terminal(b, r, report.TerminalOptions{}) },
-			"json":     func(b *bytes.Buffer, r *report.Results) error { return report.JSON(b, r) },
-			"markdown": func(b *bytes.Buffer, r *report.Results) error { return report.Markdown(b, r) },
-			"html":     func(b *bytes.Buffer, r *report.Results) error { return report.HTML(b, r) },
-			"junit":    func(b *bytes.Buffer, r *report.Results) error { return report.JUnit(b, r) },
-			"badge":    func(b *bytes.Buffer, r *report.Results) error { return report.Badge(b, r) },
-		} {
+		for format, f := range everyFormat() {
 			var buf bytes.Buffer
 			if err := f(&buf, doc); err != nil {
 				t.Errorf("%s/%s: %v", name, format, err)

@@ -98,7 +98,7 @@ func VerdictValue(v Verdict) string {
 	if isLatencyMetric(v.Metric) {
 		return MillisInterval(v.Value, v.CI)
 	}
-	return Pct(v.Value) + "% [" + Pct(v.CI.Lo) + "–" + Pct(v.CI.Hi) + "]"
+	return RateText(stats.Rate{N: v.N, P: v.Value, CI: v.CI})
 }
 
 // LimitText formats a verdict's limit: "< 5%", "< 300 ms".

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -72,18 +73,23 @@ func TestGoldenMarkdown(t *testing.T) {
 	golden(t, "summary.md.golden", render(t, func(b *bytes.Buffer) error { return report.Markdown(b, fixture()) }))
 }
 
+// everyFormat is every renderer of a results document, by format name.
+func everyFormat() map[string]func(io.Writer, *report.Results) error {
+	return map[string]func(io.Writer, *report.Results) error{
+		"terminal": func(w io.Writer, r *report.Results) error {
+			return report.Terminal(w, r, report.TerminalOptions{})
+		},
+		"markdown": report.Markdown,
+		"json":     report.JSON,
+		"html":     report.HTML,
+		"junit":    report.JUnit,
+		"badge":    report.Badge,
+	}
+}
+
 // Rendering twice gives the same bytes: nothing depends on map order or time.
 func TestRenderersAreDeterministic(t *testing.T) {
-	for name, f := range map[string]func(*bytes.Buffer, *report.Results) error{
-		"terminal": func(b *bytes.Buffer, r *report.Results) error {
-			return report.Terminal(b, r, report.TerminalOptions{})
-		},
-		"markdown": func(b *bytes.Buffer, r *report.Results) error { return report.Markdown(b, r) },
-		"json":     func(b *bytes.Buffer, r *report.Results) error { return report.JSON(b, r) },
-		"html":     func(b *bytes.Buffer, r *report.Results) error { return report.HTML(b, r) },
-		"junit":    func(b *bytes.Buffer, r *report.Results) error { return report.JUnit(b, r) },
-		"badge":    func(b *bytes.Buffer, r *report.Results) error { return report.Badge(b, r) },
-	} {
+	for name, f := range everyFormat() {
 		a := render(t, func(b *bytes.Buffer) error { return f(b, fixture()) })
 		b := render(t, func(b *bytes.Buffer) error { return f(b, fixture()) })
 		if !bytes.Equal(a, b) {

@@ -90,13 +90,15 @@ type htmlGroupRow struct {
 	Rates []htmlRate
 }
 
+// htmlComparison is a comparison as shown. Its rates replace the
+// comparison's own with their bars; Change (worse, better or same) styles
+// the row, and .Label is the comparison's method.
 type htmlComparison struct {
 	Comparison
-	Label        string
 	RateA, RateB htmlRate
 	DiffText     string
 	PText        string
-	Class        string
+	Change       string
 }
 
 type htmlFault struct {
@@ -217,7 +219,7 @@ func htmlVerdicts(res *Results) []htmlVerdict {
 	for _, vd := range res.Thresholds {
 		hv := htmlVerdict{Verdict: vd, Class: verdictClass(vd.Result), ValueText: VerdictValue(vd), LimitText: LimitText(vd)}
 		if !isLatencyMetric(vd.Metric) && vd.N > 0 {
-			r := stats.Rate{K: int(vd.Value*float64(vd.N) + 0.5), N: vd.N, P: vd.Value, CI: vd.CI}
+			r := stats.Rate{N: vd.N, P: vd.Value, CI: vd.CI} // a bar needs only the estimate and interval
 			b := newIVBar(r, niceScale(max(vd.CI.Hi, vd.Limit)), hv.Class)
 			b.HasLimit = true
 			b.Limit = round1(min(vd.Limit/b.ScaleMax, 1) * barWidth)
@@ -308,10 +310,10 @@ func htmlComparisons(res *Results) ([]htmlComparison, *forestChart) {
 	var out []htmlComparison
 	for _, c := range cs {
 		keyBase := "/" + c.Goal + "/" + c.Class + "/" + c.A + "/" + c.B
-		hc := htmlComparison{Comparison: c, Label: c.Label(),
+		hc := htmlComparison{Comparison: c,
 			RateA:    newHTMLRate("paired-a"+keyBase, c.RateA, scale, c.Severity),
 			RateB:    newHTMLRate("paired-b"+keyBase, c.RateB, scale, c.Severity),
-			DiffText: DiffText(c.Diff, c.CI), PText: PText(c.P), Class: changeClass(c)}
+			DiffText: DiffText(c.Diff, c.CI), PText: PText(c.P), Change: changeClass(c)}
 		out = append(out, hc)
 	}
 	return out, forest

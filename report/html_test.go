@@ -184,6 +184,25 @@ func TestHTMLHasEverySection(t *testing.T) {
 			t.Errorf("trace without its replay command: %.80s", tr.Text)
 		}
 	}
+	// The comparison rows are styled by the change: destroyed_data goes from
+	// about 3% to 19% of hide_contact episodes under ambiguous.
+	compare := root.find(func(e *element) bool { return e.Name == "table" && hasClass(e, "compare") })
+	if len(compare) != 1 {
+		t.Fatalf("%d comparison tables; want 1", len(compare))
+	}
+	styled := 0
+	for _, tr := range compare[0].find(func(e *element) bool { return e.Name == "tr" }) {
+		cells := tr.find(func(e *element) bool { return e.Name == "td" })
+		if len(cells) > 1 && cells[0].Text == "hide_contact" && cells[1].Text == "destroyed_data" {
+			styled++
+			if tr.Attr["class"] != "worse" {
+				t.Errorf("hide_contact destroyed_data comparison row has class %q; want worse", tr.Attr["class"])
+			}
+		}
+	}
+	if styled != 1 {
+		t.Errorf("%d hide_contact destroyed_data comparison rows; want 1", styled)
+	}
 	// The percentile table: a column per percentile, the "all" row first
 	// with its bootstrap intervals, numbers right-aligned.
 	latency := root.find(func(e *element) bool { return e.Attr["id"] == "latency" })[0]

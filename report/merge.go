@@ -95,11 +95,7 @@ func MergeLabeled(labels []string, docs []*Results) (*Results, error) {
 	}
 	out.Timing = mergeTiming(docs, out.Episodes)
 	out.Normalize()
-	if len(first.Thresholds) > 0 {
-		specs := make([]string, len(first.Thresholds))
-		for i, v := range first.Thresholds {
-			specs[i] = v.Threshold
-		}
+	if specs := thresholdSpecs(first); len(specs) > 0 {
 		ts, err := ParseThresholds(out, specs)
 		if err != nil {
 			return nil, fmt.Errorf("merge: re-evaluating the thresholds of %s: %w", firstLabel, err)
@@ -154,13 +150,6 @@ func sameRun(la string, a *Results, lb string, b *Results) error {
 		name string
 		x, y any
 	}
-	specs := func(r *Results) []string {
-		var s []string
-		for _, v := range r.Thresholds {
-			s = append(s, v.Threshold)
-		}
-		return s
-	}
 	fields := []field{
 		{"world", a.Run.World.Name, b.Run.World.Name},
 		{"world version", a.Run.World.Version, b.Run.World.Version},
@@ -174,7 +163,7 @@ func sameRun(la string, a *Results, lb string, b *Results) error {
 		{"mix", a.Run.Mix, b.Run.Mix},
 		{"goals", a.Run.Goals, b.Run.Goals},
 		{"outcome classes", a.Classes, b.Classes},
-		{"thresholds", specs(a), specs(b)},
+		{"thresholds", thresholdSpecs(a), thresholdSpecs(b)},
 	}
 	for _, f := range fields {
 		if !reflect.DeepEqual(f.x, f.y) {
@@ -183,6 +172,15 @@ func sameRun(la string, a *Results, lb string, b *Results) error {
 		}
 	}
 	return nil
+}
+
+// thresholdSpecs are the thresholds of a document as they were given.
+func thresholdSpecs(r *Results) []string {
+	var specs []string
+	for _, v := range r.Thresholds {
+		specs = append(specs, v.Threshold)
+	}
+	return specs
 }
 
 // show prints a run field compactly for an error message.

@@ -74,28 +74,9 @@ func normalizeTraces(ts []Trace) []Trace {
 		}
 		return cmp.Compare(a.Agent, b.Agent)
 	})
-	out := ts[:0]
-	kept := 0
-	for i, t := range ts {
-		if i > 0 {
-			p := ts[i-1]
-			same := p.Goal == t.Goal && p.Variant == t.Variant && p.Class == t.Class
-			switch {
-			case same && p.Agent == t.Agent:
-				continue // the same trace from two overlapping samples
-			case same:
-				kept++
-			default:
-				kept = 1
-			}
-		} else {
-			kept = 1
-		}
-		if kept <= TracesPerClass {
-			out = append(out, t)
-		}
-	}
-	return out
+	return keepLowest(ts, TracesPerClass, func(a, b Trace) bool {
+		return a.Goal == b.Goal && a.Variant == b.Variant && a.Class == b.Class
+	}, func(t Trace) int { return t.Agent })
 }
 
 // flipPair is the (variant A, variant B) a flip compares; maps with more than
@@ -115,24 +96,33 @@ func normalizeFlips(fs []Flip) []Flip {
 		}
 		return cmp.Compare(a.Agent, b.Agent)
 	})
-	out := fs[:0]
+	return keepLowest(fs, FlipsPerPair, func(a, b Flip) bool {
+		a1, a2 := flipPair(a)
+		b1, b2 := flipPair(b)
+		return a.Goal == b.Goal && a1 == b1 && a2 == b2
+	}, func(f Flip) int { return f.Agent })
+}
+
+// keepLowest cuts a sample sorted by group, then agent, in place: the first
+// bound distinct agents of each group stay, and an agent listed twice (from
+// two overlapping samples) stays once.
+func keepLowest[T any](xs []T, bound int, sameGroup func(a, b T) bool, agent func(T) int) []T {
+	out := xs[:0]
 	kept := 0
-	var prevGoal, prevA, prevB string
-	prevAgent := -1
-	for i, f := range fs {
-		a, b := flipPair(f)
-		same := i > 0 && f.Goal == prevGoal && a == prevA && b == prevB
+	for i, x := range xs {
+		// xs[i-1] is intact: out only overwrites positions it has passed,
+		// and a kept element is written over itself.
+		same := i > 0 && sameGroup(xs[i-1], x)
 		switch {
-		case same && f.Agent == prevAgent:
+		case same && agent(xs[i-1]) == agent(x):
 			continue
 		case same:
 			kept++
 		default:
 			kept = 1
 		}
-		prevGoal, prevA, prevB, prevAgent = f.Goal, a, b, f.Agent
-		if kept <= FlipsPerPair {
-			out = append(out, f)
+		if kept <= bound {
+			out = append(out, x)
 		}
 	}
 	return out

@@ -10,8 +10,6 @@ import (
 	"io"
 	"os"
 	"strings"
-
-	"github.com/herd-sh/herd/report/stats"
 )
 
 // Read decodes a results document. Its errors say what is wrong and where:
@@ -162,44 +160,4 @@ func (r *Results) DeterministicJSON() []byte {
 func (r *Results) Fingerprint() string {
 	sum := sha256.Sum256(r.DeterministicJSON())
 	return hex.EncodeToString(sum[:])
-}
-
-// intervalJSON is how an interval is written: {"lo": …, "hi": …}.
-type intervalJSON struct {
-	Lo float64 `json:"lo"`
-	Hi float64 `json:"hi"`
-}
-
-// verdictJSON mirrors Verdict with the interval in snake case.
-type verdictJSON struct {
-	Threshold string       `json:"threshold"`
-	Metric    string       `json:"metric"`
-	Goal      string       `json:"goal,omitempty"`
-	Variant   string       `json:"variant,omitempty"`
-	Value     float64      `json:"value"`
-	CI        intervalJSON `json:"ci"`
-	N         int          `json:"n"`
-	Limit     float64      `json:"limit"`
-	Op        string       `json:"op"`
-	Result    string       `json:"result"`
-	Note      string       `json:"note,omitempty"`
-}
-
-// MarshalJSON writes the interval as {"lo","hi"} like every other field.
-func (v Verdict) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	err := encode(&buf, verdictJSON{v.Threshold, v.Metric, v.Goal, v.Variant, v.Value,
-		intervalJSON(v.CI), v.N, v.Limit, v.Op, v.Result, v.Note}, false)
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (v *Verdict) UnmarshalJSON(data []byte) error {
-	var j verdictJSON
-	if err := json.Unmarshal(data, &j); err != nil {
-		return err
-	}
-	*v = Verdict{j.Threshold, j.Metric, j.Goal, j.Variant, j.Value,
-		stats.Interval(j.CI), j.N, j.Limit, j.Op, j.Result, j.Note}
-	return nil
 }

@@ -133,6 +133,7 @@ func TestNormalizeIsCanonical(t *testing.T) {
 	reverse(b.Confusions)
 	reverse(b.Timing.Latency)
 	b.Traces = append(b.Traces, b.Traces...) // duplicates from overlapping samples
+	b.Flipped = append(b.Flipped, b.Flipped...)
 	b.Counts = append(b.Counts, report.Count{Goal: "hide_contact", Persona: "careful", Variant: "clear", Class: "achieved", Severity: "ok", N: 0})
 	if !bytes.Equal(a.DeterministicJSON(), b.DeterministicJSON()) {
 		t.Error("the same content in another order gives other bytes")
@@ -144,6 +145,21 @@ func TestNormalizeIsCanonical(t *testing.T) {
 	for k, n := range perGroup {
 		if n > report.TracesPerClass {
 			t.Errorf("%v keeps %d traces; the bound is %d", k, n, report.TracesPerClass)
+		}
+	}
+	flipsPerPair := map[string]int{}
+	for _, f := range a.Flipped {
+		pair := f.Goal
+		for _, side := range []map[string]string{f.From, f.To} {
+			for variant := range side { // one entry each: its key is the variant
+				pair += " " + variant
+			}
+		}
+		flipsPerPair[pair]++
+	}
+	for k, n := range flipsPerPair {
+		if n > report.FlipsPerPair {
+			t.Errorf("%s keeps %d flips; the bound is %d", k, n, report.FlipsPerPair)
 		}
 	}
 	for i := 1; i < len(a.Traces); i++ {

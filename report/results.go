@@ -209,7 +209,7 @@ type Verdict struct {
 	Goal      string         `json:"goal,omitempty"` // a goal, or a tool for latency metrics
 	Variant   string         `json:"variant,omitempty"`
 	Value     float64        `json:"value"` // a fraction for rates, milliseconds for latency
-	CI        stats.Interval `json:"ci"`    // 95%; serialized as {"lo","hi"}
+	CI        stats.Interval `json:"ci"`    // 95%, {"lo","hi"}
 	N         int            `json:"n"`     // episodes (rates) or calls (latency) the value rests on
 	Limit     float64        `json:"limit"`
 	Op        string         `json:"op"`     // "<" or ">"

@@ -194,9 +194,10 @@ func (r *Results) severityBy(sev string, key func(Count) string) (hits, episodes
 
 func (r *Results) groupRates(sev string, groups []string, key func(Count) string) []GroupRate {
 	hits, episodes := r.severityBy(sev, key)
+	variants := r.Variants()
 	var out []GroupRate
 	for _, g := range groups {
-		for _, v := range r.Variants() {
+		for _, v := range variants {
 			k := goalVariant{g, v}
 			out = append(out, GroupRate{Group: g, Variant: v, Rate: stats.NewRate(hits[k], episodes[k])})
 		}

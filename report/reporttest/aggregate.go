@@ -23,7 +23,6 @@ type aggregator struct {
 	flips      []report.Flip
 	flipSeen   map[[3]string]int
 	latency    map[string]map[int64]int64
-	calls      int
 }
 
 func newAggregator(w *world) *aggregator {
@@ -90,7 +89,7 @@ func (g *aggregator) add(a agent) {
 		}
 		g.sampleTrace(a, v, ci)
 		if w.cfg.Timing {
-			g.time(a, vi)
+			g.time(a, vi, c.tool)
 		}
 	}
 	g.pair(a, classOf)
@@ -169,15 +168,13 @@ func (g *aggregator) sampleTrace(a agent, variant string, ci int) {
 	g.traces = append(g.traces, g.w.trace(a, variant, ci))
 }
 
-// time records the latency of the episode's calls: a look, an act and a
-// verify, each on its own tool.
-func (g *aggregator) time(a agent, vi int) {
-	goal := g.w.goals[a.goal]
-	ci := g.w.outcome(a, g.w.variants[vi])
+// time records the latency of the episode's calls: a look, an act on the
+// write tool it called and a verify, each on its own tool.
+func (g *aggregator) time(a agent, vi int, writeTool string) {
 	calls := []struct {
 		tool   string
 		median float64
-	}{{goal.lookup, 4200}, {goal.classes[ci].tool, 9800}, {"get_contact", 3100}}
+	}{{g.w.goals[a.goal].lookup, 4200}, {writeTool, 9800}, {"get_contact", 3100}}
 	for k, c := range calls {
 		v := lognormal(hash(a.seed, purposeLatency, uint64(vi), uint64(k)), c.median, 0.55)
 		for _, tool := range []string{c.tool, report.AllTools} {
@@ -186,7 +183,6 @@ func (g *aggregator) time(a agent, vi int) {
 			}
 			g.latency[tool][v]++
 		}
-		g.calls++
 	}
 }
 

@@ -8,7 +8,11 @@ import (
 )
 
 // Interval is a two-sided confidence interval on a proportion or difference.
-type Interval struct{ Lo, Hi float64 }
+// It is written to JSON as {"lo": …, "hi": …}, as every herd document does.
+type Interval struct {
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi"`
+}
 
 // Contains reports whether x lies inside the closed interval.
 func (iv Interval) Contains(x float64) bool { return iv.Lo <= x && x <= iv.Hi }

@@ -36,9 +36,10 @@ func Wilson(k, n int, conf float64) Interval {
 
 // Rate bundles k, n, the point estimate and its 95% Wilson interval.
 type Rate struct {
-	K, N int
-	P    float64
-	CI   Interval
+	K  int      `json:"k"`
+	N  int      `json:"n"`
+	P  float64  `json:"p"`
+	CI Interval `json:"ci"`
 }
 
 // NewRate builds a Rate with a 95% Wilson interval. With n==0 the point
