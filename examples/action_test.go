@@ -224,7 +224,7 @@ func TestActionInstall(t *testing.T) {
 	if p, _ := os.ReadFile(ghPath); string(p) != gobin+"\n" {
 		t.Errorf("GITHUB_PATH = %q, want %q", p, gobin+"\n")
 	}
-	for _, v := range []string{"main", "1.2.3", "latest; rm -rf ~"} {
+	for _, v := range []string{"main", "1.2.3", "latest; rm -rf ~", "v1.2.3; rm -rf ~", "v1.2.3.4"} {
 		r := script(t, time.Minute, tmp, []string{"HERD_VERSION=" + v, "GOBIN=" + gobin}, actionScript("install.sh"))
 		if r.code != 2 || !strings.Contains(r.stderr, "herd-version: want latest, local or a version") {
 			t.Errorf("install.sh %q: exit %d, %q", v, r.code, r.stderr)

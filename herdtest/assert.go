@@ -83,44 +83,38 @@ func (s *Session) Journal(t testing.TB) []JournalEntry {
 	return j
 }
 
-// checkType fails the test for a record type the world does not have: a
-// typo must not pass as "no such record".
-func (s *Session) checkType(t testing.TB, typ string) bool {
+// stateFor reads the session's records for an assertion on record type
+// typ (and fields), after checking that the world has them: a typo must
+// not pass as "no such record". nil when the test has been failed.
+func (s *Session) stateFor(t testing.TB, typ string, fields ...string) *State {
 	t.Helper()
-	if s.w.world.Type(typ) == nil {
+	rt := s.w.world.Type(typ)
+	if rt == nil {
 		names := make([]string, len(s.w.world.Types))
 		for i, rt := range s.w.world.Types {
 			names[i] = rt.Name
 		}
 		t.Fatalf("herdtest: world %s has no record type %q (it has %s)", s.w.world.Name, typ, strings.Join(names, ", "))
-		return false
+		return nil
 	}
-	return true
-}
-
-// checkField fails the test for a field the record type does not have.
-func (s *Session) checkField(t testing.TB, typ, field string) bool {
-	t.Helper()
-	rt := s.w.world.Type(typ)
-	if rt.Field(field) == nil {
-		names := make([]string, len(rt.Fields))
-		for i, f := range rt.Fields {
-			names[i] = f.Name
+	for _, field := range fields {
+		if rt.Field(field) == nil {
+			names := make([]string, len(rt.Fields))
+			for i, f := range rt.Fields {
+				names[i] = f.Name
+			}
+			t.Fatalf("herdtest: record type %s has no field %q (it has %s)", typ, field, strings.Join(names, ", "))
+			return nil
 		}
-		t.Fatalf("herdtest: record type %s has no field %q (it has %s)", typ, field, strings.Join(names, ", "))
-		return false
 	}
-	return true
+	return s.State(t)
 }
 
 // AssertRecord checks that the session has the record typ/id and that its
 // field equals want.
 func (s *Session) AssertRecord(t testing.TB, typ, id, field string, want any) {
 	t.Helper()
-	if !s.checkType(t, typ) || !s.checkField(t, typ, field) {
-		return
-	}
-	st := s.State(t)
+	st := s.stateFor(t, typ, field)
 	if st == nil {
 		return
 	}
@@ -142,10 +136,7 @@ func (s *Session) AssertRecord(t testing.TB, typ, id, field string, want any) {
 // AssertNoRecord checks that the session has no record typ/id.
 func (s *Session) AssertNoRecord(t testing.TB, typ, id string) {
 	t.Helper()
-	if !s.checkType(t, typ) {
-		return
-	}
-	st := s.State(t)
+	st := s.stateFor(t, typ)
 	if st == nil {
 		return
 	}
@@ -157,10 +148,7 @@ func (s *Session) AssertNoRecord(t testing.TB, typ, id string) {
 // AssertCount checks the number of records of type typ.
 func (s *Session) AssertCount(t testing.TB, typ string, want int) {
 	t.Helper()
-	if !s.checkType(t, typ) {
-		return
-	}
-	st := s.State(t)
+	st := s.stateFor(t, typ)
 	if st == nil {
 		return
 	}
@@ -173,10 +161,7 @@ func (s *Session) AssertCount(t testing.TB, typ string, want int) {
 // equals value.
 func (s *Session) AssertCountWhere(t testing.TB, typ, field string, value any, want int) {
 	t.Helper()
-	if !s.checkType(t, typ) || !s.checkField(t, typ, field) {
-		return
-	}
-	st := s.State(t)
+	st := s.stateFor(t, typ, field)
 	if st == nil {
 		return
 	}

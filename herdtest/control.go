@@ -169,7 +169,7 @@ func (l *localWorld) ResetSeed(_ context.Context, session string, seed uint64) e
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if seed != l.base.Seed() {
-		base, err := l.world.Seed(seed)
+		base, err := l.base.World().Seed(seed)
 		if err != nil {
 			return err
 		}
@@ -180,12 +180,13 @@ func (l *localWorld) ResetSeed(_ context.Context, session string, seed uint64) e
 }
 
 func (l *localWorld) SetFaults(_ context.Context, profile string) error {
-	p := l.world.Profile(profile)
-	if p == nil {
-		return fmt.Errorf("world %s has no fault profile %q (it has %s)", l.world.Name, profile, profileNames(l.world))
-	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	w := l.base.World()
+	p := w.Profile(profile)
+	if p == nil {
+		return fmt.Errorf("world %s has no fault profile %q (it has %s)", w.Name, profile, profileNames(w))
+	}
 	l.sess.SetProfile(p)
 	return nil
 }

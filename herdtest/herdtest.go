@@ -214,8 +214,7 @@ func profileNames(w *engine.World) string {
 // Session is not safe for concurrent use, so every use takes mu.
 type localWorld struct {
 	mu      sync.Mutex
-	world   *engine.World
-	base    *engine.Base
+	base    *engine.Base    // its World() is the world; replaced by a reset to another seed
 	sess    *engine.Session // its fault profile is the world's current one
 	created time.Time
 }
@@ -229,7 +228,7 @@ const localKey = 1
 const LocalSession = "local"
 
 func newLocalWorld(base *engine.Base, profile *engine.FaultProfile) *localWorld {
-	return &localWorld{world: base.World(), base: base, sess: base.NewSession(localKey, profile), created: time.Now()}
+	return &localWorld{base: base, sess: base.NewSession(localKey, profile), created: time.Now()}
 }
 
 func (l *localWorld) call(tool string, args map[string]any) engine.Result {

@@ -46,11 +46,12 @@ func MeasureConfusions(w *engine.World, variant string, overrides map[string]str
 			continue
 		}
 		scores := m.Scores(p, g)
-		pOf := make(map[string]float64, len(scores))
+		pMeant := 0.0
 		for _, s := range scores {
-			pOf[s.Tool] = s.P
+			if s.Tool == meant.Name {
+				pMeant = s.P
+			}
 		}
-		pMeant := pOf[meant.Name]
 		for _, s := range scores {
 			t := w.Tool(s.Tool)
 			if t == nil || t == meant || !t.Writes() {

@@ -14,7 +14,7 @@ const nearIdentical = 0.8
 // as likely a first choice as Meant, the tool the goal needs.
 type Confusion struct {
 	Goal    string  `json:"goal"`
-	Intent  string  `json:"intent"` // the goal's intent sentence, placeholders left in
+	Intent  string  `json:"intent"` // the goal's intent sentence, placeholders shown as "…"
 	Persona string  `json:"persona"`
 	Meant   string  `json:"meant"`
 	Tool    string  `json:"tool"`

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -453,4 +454,48 @@ func TestNewVariantFromDescriptions(t *testing.T) {
 	}
 	// Tools the file leaves out keep the world's default text.
 	wantFinding(t, r, "purge_order", DimAnnotations, LevelError, "not marked destructive")
+}
+
+// Without a reader, or in a world without goals, there are no confusions
+// to measure: disambiguation is judged from the texts alone, the report
+// says so, and every other dimension is scored as with a reader.
+func TestDisambiguationFromTextsAlone(t *testing.T) {
+	w := crm(t)
+	withReader := Lint(w, "ambiguous", nil)
+	r := LintWith(w, "ambiguous", nil, nil)
+	if len(r.Confusions) != 0 || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "no persona reads descriptions") {
+		t.Fatalf("without a reader: confusions %+v, notes %q", r.Confusions, r.Notes)
+	}
+	if fs := findings(r, "delete_contact", DimDisambiguation); len(fs) != 0 {
+		t.Errorf("without a reader, delete_contact still has confusion findings: %+v", fs)
+	}
+	for _, tool := range []string{"delete_contact", "archive_contact"} {
+		a, _ := withReader.Tool(tool)
+		b, _ := r.Tool(tool)
+		if !(b.Dimension(DimDisambiguation) > a.Dimension(DimDisambiguation)) {
+			t.Errorf("%s disambiguation without a reader %v, with %v: the confusion should cost", tool, b.Dimension(DimDisambiguation), a.Dimension(DimDisambiguation))
+		}
+		if b.Dimension(DimSideEffects) != a.Dimension(DimSideEffects) {
+			t.Errorf("%s side effects without a reader %v, with %v", tool, b.Dimension(DimSideEffects), a.Dimension(DimSideEffects))
+		}
+	}
+
+	src, err := os.ReadFile("testdata/defects.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := bytes.Index(src, []byte("\ngoals:"))
+	if cut < 0 {
+		t.Fatal("testdata/defects.yaml has no goals to cut")
+	}
+	noGoals, err := engine.Parse("no-goals.yaml", src[:cut+1])
+	if err != nil {
+		t.Fatalf("defects.yaml without its goals: %v", err)
+	}
+	r = Lint(noGoals, noGoals.Variants[0], nil)
+	if len(r.Confusions) != 0 || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "the world has no goals") {
+		t.Fatalf("a world without goals: confusions %+v, notes %q", r.Confusions, r.Notes)
+	}
+	// The text checks still run: identical siblings are still an error.
+	wantFinding(t, r, "cancel_order", DimDisambiguation, LevelError, "has the same description as void_order")
 }

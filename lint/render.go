@@ -252,10 +252,12 @@ func (t *textWriter) printf(format string, args ...any) {
 	}
 }
 
-func (t *textWriter) options(right []int) []tablewriter.Option {
-	aligns := make([]tw.Align, 0)
-	for i := 0; i <= slices.Max(append([]int{0}, right...)); i++ {
-		aligns = append(aligns, tw.AlignLeft)
+// options are a table's drawing options: columns left-aligned but for the
+// numeric ones listed in right.
+func (t *textWriter) options(columns int, right []int) []tablewriter.Option {
+	aligns := make([]tw.Align, columns)
+	for i := range aligns {
+		aligns[i] = tw.AlignLeft
 	}
 	for _, i := range right {
 		aligns[i] = tw.AlignRight
@@ -278,7 +280,7 @@ func (t *textWriter) options(right []int) []tablewriter.Option {
 }
 
 func (t *textWriter) table(header []string, rows [][]string, right []int) {
-	opts := append(t.options(right), tablewriter.WithRowAutoWrap(tw.WrapNone))
+	opts := append(t.options(len(header), right), tablewriter.WithRowAutoWrap(tw.WrapNone))
 	t.render(header, rows, opts)
 }
 
@@ -288,7 +290,7 @@ func (t *textWriter) wrapped(header []string, rows [][]string, widths map[int]in
 	for col, wd := range widths {
 		m.Set(col, wd)
 	}
-	opts := append(t.options(nil), tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithColumnWidths(m))
+	opts := append(t.options(len(header), nil), tablewriter.WithRowAutoWrap(tw.WrapNormal), tablewriter.WithColumnWidths(m))
 	t.render(header, rows, opts)
 }
 

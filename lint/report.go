@@ -120,9 +120,6 @@ func (r *Report) Dimension(name string) float64 {
 	return -1
 }
 
-// HasErrors reports whether any finding is error-level.
-func (r *Report) HasErrors() bool { return r.Counts.Errors > 0 }
-
 // ToResults converts the findings for a results document.
 func (r *Report) ToResults() []report.LintFinding {
 	out := make([]report.LintFinding, len(r.Findings))

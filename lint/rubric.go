@@ -65,7 +65,7 @@ func (ts *toolSet) onRecord(t *Tool) []*Tool {
 	return out
 }
 
-// mentions reports whether t's description names tool u.
+// mentions reports whether t's description names the tool called name.
 func mentions(t *Tool, name string) bool {
 	return slices.Contains(words(t.Description), name)
 }

@@ -149,34 +149,34 @@ var placeholders = setOf("todo", "tbd", "fixme", "xxx", "n/a", "na", "placeholde
 
 // verbPhrase says what a verb is for, for fixes like "To hide a contact,
 // use archive_contact.": the purpose an agent has in mind, which is not
-// always the verb itself. known is false for verbs without a phrase.
-func verbPhrase(verb, record string) (phrase string, known bool) {
+// always the verb itself; a verb without a phrase of its own is used as is.
+func verbPhrase(verb, record string) string {
 	a := article(record) + " " + record
 	switch verb {
 	case "archive", "hide", "deactivate", "disable":
-		return "hide " + a, true
+		return "hide " + a
 	case "delete", "remove", "destroy", "purge", "erase", "wipe", "drop":
-		return "erase " + a + " for good", true
+		return "erase " + a + " for good"
 	case "get", "fetch", "read", "retrieve", "show", "view", "describe":
-		return "read one " + record + " by id", true
+		return "read one " + record + " by id"
 	case "list", "browse":
-		return "list " + plural(record) + " by filters", true
+		return "list " + plural(record) + " by filters"
 	case "search", "find", "query", "lookup", "look":
-		return "find " + a + " by name", true
+		return "find " + a + " by name"
 	case "restore", "unarchive", "undelete", "reactivate", "unhide", "recover":
-		return "bring back " + a, true
+		return "bring back " + a
 	case "trash":
-		return "move " + a + " to the trash, where it can be restored from", true
+		return "move " + a + " to the trash, where it can be restored from"
 	case "update", "edit", "change", "set", "patch", "modify":
-		return "change " + a + "'s fields", true
+		return "change " + a + "'s fields"
 	case "create", "add", "insert", "register", "make", "new":
-		return "add a new " + record, true
+		return "add a new " + record
 	case "reply":
-		return "reply to " + a, true
+		return "reply to " + a
 	case "":
-		return "work on " + a, false
+		return "work on " + a
 	}
-	return verb + " " + a, false
+	return verb + " " + a
 }
 
 // qualifiers name which record, not what kind: restore_previous.
@@ -193,6 +193,5 @@ func purposeOf(t *Tool) string {
 		// restore_previous brings back a previous object.
 		obj += " " + recordWords(t)
 	}
-	phrase, _ := verbPhrase(t.verb(), obj)
-	return phrase
+	return verbPhrase(t.verb(), obj)
 }
