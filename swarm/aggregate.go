@@ -100,16 +100,27 @@ type Aggregator struct {
 	confusions []int // [goal][variant][tool]
 	traces     []report.Trace
 	flips      []report.Flip
-	// traceCount tracks how many sampled traces each goal×variant×class
-	// holds and the highest agent among them, to decide cheaply whether a
-	// new agent qualifies.
-	traceMax []sampleState
-	flipMax  []sampleState
+	traceMax   []sampleState // [goal][variant][class]
+	flipMax    []sampleState // [goal][pair]
 }
 
+// sampleState is how many agents one bounded sample (the traces of a goal ×
+// variant × class, the flips of a goal × pair) has taken and the highest
+// among them, to decide cheaply whether a new agent qualifies. The sample
+// keeps its lowest agents, so once it is full an agent above all it took
+// can never enter it.
 type sampleState struct {
 	n        int
 	maxAgent int
+}
+
+// wants reports whether agent could enter a sample that keeps limit agents.
+func (s sampleState) wants(agent, limit int) bool { return s.n < limit || agent < s.maxAgent }
+
+// took records that agent entered the sample.
+func (s *sampleState) took(agent int) {
+	s.n++
+	s.maxAgent = max(s.maxAgent, agent)
 }
 
 func newAggregator(l *layout) *Aggregator {
@@ -240,16 +251,16 @@ func (a *Aggregator) addFaults(v int, o *personas.Outcome) {
 // wantsTrace reports whether agent would enter the trace sample of
 // goal × variant × class.
 func (a *Aggregator) wantsTrace(goal, variant, class, agent int) bool {
-	s := a.traceMax[(goal*len(a.l.variants)+variant)*a.maxClasses+class]
-	return s.n < report.TracesPerClass || agent < s.maxAgent
+	return a.traceMax[a.traceIdx(goal, variant, class)].wants(agent, report.TracesPerClass)
+}
+
+func (a *Aggregator) traceIdx(goal, variant, class int) int {
+	return (goal*len(a.l.variants)+variant)*a.maxClasses + class
 }
 
 func (a *Aggregator) addTrace(goal, variant, class int, t report.Trace) {
 	a.traces = append(a.traces, t)
-	i := (goal*len(a.l.variants)+variant)*a.maxClasses + class
-	s := &a.traceMax[i]
-	s.n++
-	s.maxAgent = max(s.maxAgent, t.Agent)
+	a.traceMax[a.traceIdx(goal, variant, class)].took(t.Agent)
 	if len(a.traces) > 4*report.TracesPerClass*len(a.traceMax) {
 		a.compactTraces()
 	}
@@ -264,15 +275,12 @@ func (a *Aggregator) compactTraces() {
 }
 
 func (a *Aggregator) wantsFlip(goal, pair, agent int) bool {
-	s := a.flipMax[goal*max(len(a.l.pairs), 1)+pair]
-	return s.n < report.FlipsPerPair || agent < s.maxAgent
+	return a.flipMax[goal*len(a.l.pairs)+pair].wants(agent, report.FlipsPerPair)
 }
 
 func (a *Aggregator) addFlip(goal, pair int, f report.Flip) {
 	a.flips = append(a.flips, f)
-	s := &a.flipMax[goal*max(len(a.l.pairs), 1)+pair]
-	s.n++
-	s.maxAgent = max(s.maxAgent, f.Agent)
+	a.flipMax[goal*len(a.l.pairs)+pair].took(f.Agent)
 	if len(a.flips) > 4*report.FlipsPerPair*len(a.flipMax) {
 		a.compactFlips()
 	}

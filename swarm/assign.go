@@ -94,6 +94,10 @@ func LargestRemainder(n int, weights []float64) ([]int, error) {
 	if total <= 0 {
 		return nil, fmt.Errorf("weights sum to zero")
 	}
+	if math.IsInf(float64(n)*total, 0) {
+		// n × weight would overflow to infinity, and the counts with it.
+		return nil, fmt.Errorf("weights sum to %g: too large to split %d agents over", total, n)
+	}
 	counts := make([]int, len(weights))
 	type rem struct {
 		i int

@@ -39,6 +39,9 @@ func TestLargestRemainderExact(t *testing.T) {
 	if _, err := LargestRemainder(3, []float64{-1, 2}); err == nil {
 		t.Error("negative weight accepted")
 	}
+	if _, err := LargestRemainder(10, []float64{1e308, 1e308}); err == nil {
+		t.Error("weights whose sum overflows accepted")
+	}
 }
 
 // The permutation must be a bijection for every size, including the ones

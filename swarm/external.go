@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -113,7 +114,7 @@ func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) 
 	broken, stop := inflightContext(ctx)
 	defer stop(nil)
 
-	agg := &externalAgg{counts: map[[3]string]int{}}
+	agg := newExternalAgg(len(tools))
 	var wg sync.WaitGroup
 	var done atomic.Int64
 	slots := make(chan int, inFlight)
@@ -229,6 +230,15 @@ type externalAgg struct {
 	mu     sync.Mutex
 	counts map[[3]string]int // goal, persona, class
 	traces []report.Trace
+	// maxTraces is the length at which the sample is cut back to
+	// TracesPerClass a goal × class: four times what it keeps, as in the
+	// in-process Aggregator, so that a cut (a sort) stays rare however
+	// many tools the server has.
+	maxTraces int
+}
+
+func newExternalAgg(tools int) *externalAgg {
+	return &externalAgg{counts: map[[3]string]int{}, maxTraces: 4 * report.TracesPerClass * tools * len(externalClasses)}
 }
 
 func (a *externalAgg) add(t report.Trace) {
@@ -236,7 +246,7 @@ func (a *externalAgg) add(t report.Trace) {
 	defer a.mu.Unlock()
 	a.counts[[3]string{t.Goal, t.Persona, t.Class}]++
 	a.traces = append(a.traces, t)
-	if len(a.traces) > 512 {
+	if len(a.traces) > a.maxTraces {
 		r := report.Results{Traces: a.traces}
 		r.Normalize()
 		a.traces = r.Traces
@@ -364,11 +374,19 @@ func errText(err error) string {
 	if err == nil {
 		return ""
 	}
-	s := err.Error()
-	if len(s) > 300 {
-		s = s[:300] + "…"
+	return clip(err.Error(), 300)
+}
+
+// clip cuts s to at most n bytes, on a character boundary (a server's
+// message may be in any script), marking the cut with "…".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // resultSnippet is the start of a result's text, for a trace.
@@ -378,19 +396,12 @@ func resultSnippet(r *mcp.CallToolResult) string {
 	}
 	for _, c := range r.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
-			s := tc.Text
-			if len(s) > 120 {
-				s = s[:120] + "…"
-			}
-			return s
+			return clip(tc.Text, 120)
 		}
 	}
 	if r.StructuredContent != nil {
 		b, _ := json.Marshal(r.StructuredContent)
-		if len(b) > 120 {
-			b = append(b[:120], "…"...)
-		}
-		return string(b)
+		return clip(string(b), 120)
 	}
 	return ""
 }

@@ -81,23 +81,30 @@ func (p *ProfilePacer) Rate(elapsed time.Duration) float64 {
 	return 0
 }
 
+// length is the segment's length in seconds. An open-ended segment ends at
+// the largest Duration (about 292 years): its length is finite, so the
+// arithmetic below needs no case for infinity.
 func (s segment) length() float64 { return (s.to - s.from).Seconds() }
 
 func (s segment) frac(t time.Duration) float64 {
 	l := s.length()
-	if l <= 0 || math.IsInf(l, 0) {
+	if l <= 0 {
 		return 0
 	}
 	return (t - s.from).Seconds() / l
 }
 
+// slope is how fast the rate moves, per second per second.
+func (s segment) slope() float64 {
+	if l := s.length(); s.r1 != s.r0 && l > 0 {
+		return (s.r1 - s.r0) / l
+	}
+	return 0
+}
+
 // hitsIn is the agents the segment starts in its first tau seconds.
 func (s segment) hitsIn(tau float64) float64 {
-	a := 0.0
-	if l := s.length(); s.r1 != s.r0 && l > 0 {
-		a = (s.r1 - s.r0) / l
-	}
-	return s.r0*tau + a*tau*tau/2
+	return s.r0*tau + s.slope()*tau*tau/2
 }
 
 // Hits is how many agents the profile starts by elapsed.
@@ -123,9 +130,6 @@ func (p *ProfilePacer) Pace(elapsed time.Duration, started uint64) (time.Duratio
 	before := 0.0
 	for _, s := range p.segs {
 		in := s.hitsIn(s.length())
-		if math.IsInf(s.length(), 0) {
-			in = math.Inf(1)
-		}
 		if before+in < want-1e-9 {
 			before += in
 			continue
@@ -149,10 +153,7 @@ func (p *ProfilePacer) Pace(elapsed time.Duration, started uint64) (time.Duratio
 
 // solve finds tau ≥ 0 with hitsIn(tau) = h.
 func (s segment) solve(h float64) (float64, bool) {
-	a := 0.0
-	if l := s.length(); s.r1 != s.r0 && l > 0 && !math.IsInf(l, 0) {
-		a = (s.r1 - s.r0) / l
-	}
+	a := s.slope()
 	if a == 0 {
 		if s.r0 <= 0 {
 			return 0, false

@@ -480,22 +480,12 @@ func ToReportTrace(agent int, seed uint64, variant string, o personas.Outcome, r
 			if len(s.Args) > 0 {
 				st.Args = maps.Clone(s.Args)
 			}
+			// The reader model already rounds its scores for the trace.
 			for _, sc := range s.Scores {
-				st.Scores = append(st.Scores, report.ToolScore{Tool: sc.Tool, Score: round4(sc.Score), P: round4(sc.P)})
+				st.Scores = append(st.Scores, report.ToolScore(sc))
 			}
 			t.Steps = append(t.Steps, st)
 		}
 	}
 	return t
-}
-
-func round4(x float64) float64 {
-	return float64(int64(x*1e4+0.5*sign(x))) / 1e4
-}
-
-func sign(x float64) float64 {
-	if x < 0 {
-		return -1
-	}
-	return 1
 }

@@ -247,8 +247,8 @@ func validString(s schema, rng *rand.Rand, boundary bool) string {
 
 // mutation is one way to make a tool's arguments invalid by its schema.
 type mutation struct {
-	Name string
-	make func(s schema, args map[string]any, rng *rand.Rand)
+	name  string
+	apply func(args map[string]any, rng *rand.Rand)
 }
 
 // invalidArgs makes arguments the schema refuses, and says how: a missing
@@ -260,7 +260,7 @@ func invalidArgs(s schema, rng *rand.Rand) (args map[string]any, how string, ok 
 	props, names, required := properties(s)
 	var ms []mutation
 	if len(required) > 0 {
-		ms = append(ms, mutation{"missing required " + strings.Join(required, ", "), func(_ schema, a map[string]any, r *rand.Rand) {
+		ms = append(ms, mutation{"missing required " + strings.Join(required, ", "), func(a map[string]any, r *rand.Rand) {
 			delete(a, required[r.IntN(len(required))])
 		}})
 	}
@@ -269,25 +269,25 @@ func invalidArgs(s schema, rng *rand.Rand) (args map[string]any, how string, ok 
 		ps = firstOption(ps)
 		t := schemaType(ps)
 		if t != "" {
-			ms = append(ms, mutation{"wrong type for " + n, func(_ schema, a map[string]any, _ *rand.Rand) { a[n] = wrongTypeFor(t) }})
+			ms = append(ms, mutation{"wrong type for " + n, func(a map[string]any, _ *rand.Rand) { a[n] = wrongTypeFor(t) }})
 		}
 		if e, ok := ps["enum"].([]any); ok && len(e) > 0 {
-			ms = append(ms, mutation{n + " not in its enum", func(_ schema, a map[string]any, _ *rand.Rand) { a[n] = "no-such-value-\u2603" }})
+			ms = append(ms, mutation{n + " not in its enum", func(a map[string]any, _ *rand.Rand) { a[n] = "no-such-value-\u2603" }})
 		}
 		if v, ok := number(ps["minimum"]); ok {
-			ms = append(ms, mutation{n + " below its minimum", func(_ schema, a map[string]any, _ *rand.Rand) { a[n] = v - 1 }})
+			ms = append(ms, mutation{n + " below its minimum", func(a map[string]any, _ *rand.Rand) { a[n] = v - 1 }})
 		}
 		if v, ok := number(ps["maximum"]); ok {
-			ms = append(ms, mutation{n + " above its maximum", func(_ schema, a map[string]any, _ *rand.Rand) { a[n] = v + 1 }})
+			ms = append(ms, mutation{n + " above its maximum", func(a map[string]any, _ *rand.Rand) { a[n] = v + 1 }})
 		}
 		if v, ok := number(ps["maxLength"]); ok && v >= 0 && v < 5000 {
-			ms = append(ms, mutation{n + " longer than its maxLength", func(_ schema, a map[string]any, _ *rand.Rand) {
+			ms = append(ms, mutation{n + " longer than its maxLength", func(a map[string]any, _ *rand.Rand) {
 				a[n] = strings.Repeat("x", int(v)+1)
 			}})
 		}
 	}
 	if ap, ok := s["additionalProperties"].(bool); ok && !ap {
-		ms = append(ms, mutation{"unknown property", func(_ schema, a map[string]any, _ *rand.Rand) { a["x_herd_unknown"] = true }})
+		ms = append(ms, mutation{"unknown property", func(a map[string]any, _ *rand.Rand) { a["x_herd_unknown"] = true }})
 	}
 	if len(ms) == 0 {
 		return nil, "", false
@@ -300,8 +300,8 @@ func invalidArgs(s schema, rng *rand.Rand) (args map[string]any, how string, ok 
 			args[r] = validValue(ps, rng, false, 0)
 		}
 	}
-	m.make(s, args, rng)
-	return args, m.Name, true
+	m.apply(args, rng)
+	return args, m.name, true
 }
 
 func wrongTypeFor(t string) any {

@@ -43,7 +43,7 @@ func (e *Exporter) EpisodeDone(agent int, variant string, o personas.Outcome) {
 	for _, end := range ends {
 		length = max(length, end)
 	}
-	end := e.now()
+	end := time.Now()
 	start := end.Add(-length)
 
 	ctx, ep := e.tracer.Start(context.Background(), "episode "+goal,

@@ -69,7 +69,6 @@ type Exporter struct {
 	tp       *sdktrace.TracerProvider
 	tracer   trace.Tracer
 	guard    *guardedExporter
-	now      func() time.Time
 
 	episodes atomic.Int64
 	calls    atomic.Int64
@@ -162,7 +161,6 @@ func New(ctx context.Context, endpoint string, run Run) (*Exporter, error) {
 		tp:       tp,
 		tracer:   tp.Tracer("github.com/herd-sh/herd/swarm", trace.WithInstrumentationVersion(version.String())),
 		guard:    guard,
-		now:      time.Now,
 	}, nil
 }
 
@@ -207,9 +205,6 @@ func runResource(run Run) *resource.Resource {
 	}
 	return resource.NewSchemaless(attrs...)
 }
-
-// Endpoint is the URL spans are sent to.
-func (e *Exporter) Endpoint() string { return e.endpoint }
 
 // Shutdown flushes every span still queued and stops the exporter. It
 // waits for the collector at most until ctx is done. Episodes reported

@@ -1,0 +1,80 @@
+package swarm
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/herd-sh/herd/report"
+)
+
+// A server's message is cut on a character boundary, whatever its script.
+func TestClipKeepsCharactersWhole(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"abcdefghijk", 10, "abcdefghij…"},
+		{"ééééé", 5, "éé…"},           // 2-byte runes: byte 5 is inside the third
+		{"日本語のエラー", 7, "日本…"},         // 3-byte runes: byte 7 is inside the third
+		{"🙂🙂", 3, "…"},                // a 4-byte rune longer than the limit
+		{"ok 🙂 done", 4, "ok " + "…"}, // the cut falls inside the emoji
+	} {
+		got := clip(c.in, c.n)
+		if got != c.want || !utf8.ValidString(got) {
+			t.Errorf("clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
+
+// The trace sample of a run against a server with many tools stays
+// bounded, with room for every tool × class four times over (so it is not
+// cut back, a sort, on every episode), and keeps the lowest agents of each.
+func TestExternalAggKeepsLowestAgentsPerClass(t *testing.T) {
+	const tools, agents = 40, 20_000
+	a := newExternalAgg(tools)
+	classes := []string{"answered", "rejected_clearly", "tool_error"}
+	for i := agents - 1; i >= 0; i-- { // highest first: the sample must replace what it kept
+		a.add(report.Trace{Agent: i, Goal: fmt.Sprintf("tool%02d", i%tools), Variant: ExternalVariant,
+			Persona: PersonaExerciser, Class: classes[(i/tools)%len(classes)]})
+		if len(a.traces) > a.maxTraces {
+			t.Fatalf("after %d episodes the sample holds %d traces, bound %d", agents-i, len(a.traces), a.maxTraces)
+		}
+	}
+	if a.maxTraces < 4*report.TracesPerClass*tools*len(classes) {
+		t.Fatalf("bound %d cannot hold the %d tool × class samples four times over", a.maxTraces, tools*len(classes))
+	}
+	r := report.Results{Traces: a.traces}
+	r.Normalize()
+	kept := map[string][]int{}
+	for _, tr := range r.Traces {
+		k := tr.Goal + "/" + tr.Class
+		kept[k] = append(kept[k], tr.Agent)
+	}
+	if len(kept) != tools*len(classes) {
+		t.Fatalf("%d tool × class samples, want %d", len(kept), tools*len(classes))
+	}
+	for k, got := range kept {
+		tool, class, _ := strings.Cut(k, "/")
+		var want []int
+		for i := 0; i < agents && len(want) < report.TracesPerClass; i++ {
+			if fmt.Sprintf("tool%02d", i%tools) == tool && classes[(i/tools)%len(classes)] == class {
+				want = append(want, i)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: kept agents %v, want the lowest %v", k, got, want)
+		}
+	}
+	n := 0
+	for _, c := range a.counts {
+		n += c
+	}
+	if n != agents {
+		t.Errorf("counts add up to %d, want %d", n, agents)
+	}
+}
