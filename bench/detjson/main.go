@@ -40,8 +40,10 @@ func main() {
 func run(out string, files []string) (err error) {
 	var w io.Writer = os.Stdout
 	if out != "-" {
-		f, err := os.Create(out)
-		if err != nil {
+		// Not f, err := …: a new err here would hide the result the
+		// deferred Close reports into.
+		var f *os.File
+		if f, err = os.Create(out); err != nil {
 			return err
 		}
 		defer func() {

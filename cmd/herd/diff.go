@@ -52,15 +52,11 @@ func runDiff(s *streams, opts *diffOptions, basePath, headPath string) error {
 	if opts.format != "terminal" && opts.format != "md" && opts.format != "markdown" && opts.format != "json" {
 		return usageErrf("--format %q: want terminal, md or json", opts.format)
 	}
-	base, err := readResults(s, basePath)
+	docs, err := readAllResults(s, []string{basePath, headPath})
 	if err != nil {
-		return usageErr(err)
+		return err
 	}
-	head, err := readResults(s, headPath)
-	if err != nil {
-		return usageErr(err)
-	}
-	d, err := report.Diff(base, head, report.DiffOptions{MinEffect: minEffect})
+	d, err := report.Diff(docs[0], docs[1], report.DiffOptions{MinEffect: minEffect})
 	if err != nil {
 		return usageErrf("%s vs %s: %w", basePath, headPath, err)
 	}

@@ -46,22 +46,18 @@ func writeFileAtomic(path string, render func(io.Writer) error) error {
 		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
+	_, err = tmp.Write(buf.Bytes())
+	if err == nil {
+		// CreateTemp makes the file private; a report is an ordinary file.
+		err = tmp.Chmod(0o644)
 	}
-	// CreateTemp makes the file private; a report is an ordinary file.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("%s: %w", path, err)
 	}

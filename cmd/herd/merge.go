@@ -32,13 +32,9 @@ come from the same run (world, seed, variants, faults, mix, agents, goals).
 }
 
 func runMerge(s *streams, opts *mergeOptions, paths []string) error {
-	docs := make([]*report.Results, len(paths))
-	for i, p := range paths {
-		res, err := readResults(s, p)
-		if err != nil {
-			return usageErr(err)
-		}
-		docs[i] = res
+	docs, err := readAllResults(s, paths)
+	if err != nil {
+		return err
 	}
 	merged, err := report.MergeLabeled(paths, docs)
 	if err != nil {

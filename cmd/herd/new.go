@@ -60,7 +60,7 @@ func runNew(s *streams, opts *newOptions, arg string) error {
 	path, name := newTarget(arg)
 	src, err := worlds.Scaffold(name)
 	if err != nil {
-		return usageErrf("herd new %s: %v", arg, err)
+		return usageErrf("NAME %q: %v", arg, err)
 	}
 	if opts.output == "-" {
 		_, err := s.out.Write(src)

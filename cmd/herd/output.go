@@ -1,7 +1,11 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/herd-sh/herd/report"
 	"github.com/herd-sh/herd/swarm"
@@ -10,6 +14,41 @@ import (
 // outputs are the files a run writes besides the terminal summary.
 type outputs struct {
 	json, html, md, junit, badge string
+}
+
+// outputFile is one requested file; its flag names its format too.
+type outputFile struct{ flag, path string }
+
+// files lists the requested files, in the order they are written.
+func (o outputs) files() []outputFile {
+	var out []outputFile
+	for _, f := range []outputFile{{"json", o.json}, {"html", o.html}, {"md", o.md}, {"junit", o.junit}, {"badge", o.badge}} {
+		if f.path != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// check refuses, before the run, a file whose folder does not exist, so
+// that a long run cannot end in "no such file or directory" and lose its
+// results.
+func (o outputs) check() error {
+	for _, f := range o.files() {
+		dir := filepath.Dir(f.path)
+		st, err := os.Stat(dir)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the folder is named below
+		}
+		if err == nil && !st.IsDir() {
+			err = errors.New("not a folder")
+		}
+		if err != nil {
+			return usageErrf("--%s %s: folder %s: %v", f.flag, f.path, dir, err)
+		}
+	}
+	return nil
 }
 
 // checkThresholds parses the thresholds against the run's outcome classes
@@ -46,15 +85,10 @@ func finishRun(s *streams, res *report.Results, out outputs, thresholds []string
 		return exitUsage, err
 	}
 	// Files first: a broken terminal (closed pipe) must not lose them.
-	for _, f := range []struct{ path, format string }{
-		{out.json, "json"}, {out.html, "html"}, {out.md, "md"}, {out.junit, "junit"}, {out.badge, "badge"},
-	} {
-		if f.path == "" {
-			continue
-		}
-		render, _ := reportRenderer(f.format)
+	for _, f := range out.files() {
+		render, _ := reportRenderer(f.flag)
 		if err := writeFileAtomic(f.path, func(w io.Writer) error { return render(w, res, true) }); err != nil {
-			return exitUsage, usageErr(err)
+			return exitUsage, usageErrf("--%s: %w", f.flag, err)
 		}
 	}
 	if err := report.Terminal(s.out, res, report.TerminalOptions{Plain: !isTerminal(s.out)}); err != nil {

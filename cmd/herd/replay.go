@@ -60,13 +60,10 @@ func runReplay(cmd *cobra.Command, s *streams, o *replayOptions) error {
 	if err != nil {
 		return codeErr(exitUnreachable, err)
 	}
-	variants := cfg.Variants
-	if len(variants) == 0 {
-		variants = []string{cfg.World.Variants[0]}
-	}
 	traces := make([]report.Trace, len(outcomes))
 	for v, out := range outcomes {
-		traces[v] = swarm.ToReportTrace(o.agent, swarm.AgentSeed(cfg.Seed, o.agent), variants[v], out, plan.ReplayCommand(o.agent, variants[v]))
+		variant := cfg.Variants[v]
+		traces[v] = swarm.ToReportTrace(o.agent, swarm.AgentSeed(cfg.Seed, o.agent), variant, out, plan.ReplayCommand(o.agent, variant))
 	}
 	if o.asJSON {
 		enc := json.NewEncoder(s.out)

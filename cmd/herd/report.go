@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -121,4 +122,22 @@ func readResults(s *streams, path string) (*report.Results, error) {
 		return res, nil
 	}
 	return report.ReadFile(path)
+}
+
+// readAllResults reads the documents at paths, in order. Standard input
+// ("-") can be read once: a second "-" would read nothing and be reported
+// as an empty document.
+func readAllResults(s *streams, paths []string) ([]*report.Results, error) {
+	docs := make([]*report.Results, len(paths))
+	for i, p := range paths {
+		if p == "-" && slices.Contains(paths[:i], "-") {
+			return nil, usageErrf("- (standard input) given more than once; it can be read only once")
+		}
+		res, err := readResults(s, p)
+		if err != nil {
+			return nil, usageErr(err)
+		}
+		docs[i] = res
+	}
+	return docs, nil
 }

@@ -196,4 +196,12 @@ func TestDiffCommand(t *testing.T) {
 	if code, _, _ := herdInProcess(t, "", "diff", clear); code != 2 {
 		t.Errorf("one file: exit %d; want 2", code)
 	}
+	// Standard input holds one document: a second "-" would read nothing.
+	doc, _ := os.ReadFile(clear)
+	if code, out, _ := herdInProcess(t, string(doc), "diff", "-", reseeded); code != 0 || !strings.Contains(out, "No regression") {
+		t.Errorf("diff - FILE: exit %d\n%s", code, out)
+	}
+	if code, _, errs := herdInProcess(t, string(doc), "diff", "-", "-"); code != 2 || errs != "herd: - (standard input) given more than once; it can be read only once\n" {
+		t.Errorf("diff - -: exit %d, %q", code, errs)
+	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -54,18 +53,28 @@ func (o *swarmOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.descriptions, "descriptions", "", "YAML file of your own tool descriptions (tool: text, or tool: {variant: text}) overriding the world's")
 }
 
+// checkCounts checks --agents, --max-agents and --workers, which every
+// kind of target uses, so that a bad one is refused before any target is
+// contacted or started.
+func (o *swarmOptions) checkCounts(cmd *cobra.Command) error {
+	// --max-agents can only lower the hard cap: swarm.NewPlan enforces it.
+	if o.maxAgents < 1 || o.maxAgents > swarm.MaxAgents {
+		return usageErrf("--max-agents: must be between 1 and %d, got %d", swarm.MaxAgents, o.maxAgents)
+	}
+	if o.agents < 1 || o.agents > o.maxAgents {
+		return usageErrf("--agents: must be between 1 and %d, got %d", o.maxAgents, o.agents)
+	}
+	if cmd.Flags().Changed("workers") && (o.workers < 1 || o.workers > 4096) {
+		return usageErrf("--workers: must be between 1 and 4096, got %d", o.workers)
+	}
+	return nil
+}
+
 // config turns the flags into a swarm configuration.
 func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
 	var cfg swarm.Config
-	// --max-agents can only lower the hard cap: swarm.NewPlan enforces it.
-	if o.maxAgents < 1 || o.maxAgents > swarm.MaxAgents {
-		return cfg, usageErrf("--max-agents: must be between 1 and %d, got %d", swarm.MaxAgents, o.maxAgents)
-	}
-	if o.agents < 1 || o.agents > o.maxAgents {
-		return cfg, usageErrf("--agents: must be between 1 and %d, got %d", o.maxAgents, o.agents)
-	}
-	if cmd.Flags().Changed("workers") && (o.workers < 1 || o.workers > 4096) {
-		return cfg, usageErrf("--workers: must be between 1 and 4096, got %d", o.workers)
+	if err := o.checkCounts(cmd); err != nil {
+		return cfg, err
 	}
 	w, err := worlds.Resolve(o.world)
 	if err != nil {
@@ -80,6 +89,10 @@ func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
 		g := w.Goal(name)
 		if g == nil {
 			return cfg, usageErrf("--goal: world %s has no goal %q (it has %s)", w.Name, name, goalNames(w))
+		}
+		if slices.Contains(cfg.Goals, g) {
+			// Its agents would be counted under one name twice over.
+			return cfg, usageErrf("--goal: %q given twice", name)
 		}
 		cfg.Goals = append(cfg.Goals, g)
 	}
@@ -113,6 +126,10 @@ func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
 		}
 		cfg.Variants = append(cfg.Variants, v)
 	}
+	if len(cfg.Variants) == 0 {
+		// Said here, once, rather than by every caller that lists them.
+		cfg.Variants = []string{w.Variants[0]}
+	}
 	if o.shard != "" {
 		if cfg.Shard, err = parseShard(o.shard); err != nil {
 			return cfg, usageErr(err)
@@ -120,6 +137,10 @@ func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
 	}
 	return cfg, nil
 }
+
+// maxMixWeight bounds a --mix weight, so that a sum of weights stays a
+// finite, exact number (1e400 parses as +Inf).
+const maxMixWeight = 1e9
 
 // parseMix reads "careful=0.5,hasty=0.5"; empty means the whole pack with
 // equal weights.
@@ -149,8 +170,11 @@ func parseMix(s string, pack *personas.Pack) ([]swarm.MixEntry, error) {
 		}
 		seen[name] = true
 		wt, err := strconv.ParseFloat(strings.TrimSpace(weight), 64)
-		if err != nil || wt < 0 || wt != wt || wt > 1e9 {
+		if err != nil || wt < 0 || wt != wt {
 			return nil, fmt.Errorf("--mix: %q: weight %q is not a non-negative number", part, weight)
+		}
+		if wt > maxMixWeight {
+			return nil, fmt.Errorf("--mix: %q: weight %q is above %.0f (weights are relative: 1 and 3 mean a quarter and three quarters)", part, weight, maxMixWeight)
 		}
 		total += wt
 		mix = append(mix, swarm.MixEntry{Persona: p, Weight: wt})
@@ -186,7 +210,11 @@ func shardFromEnv() (swarm.Shard, error) {
 	if err1 != nil || err2 != nil {
 		return swarm.Shard{}, fmt.Errorf("--shard auto: needs JOB_COMPLETION_INDEX and HERD_SHARDS in the environment")
 	}
-	return parseShard(fmt.Sprintf("%d/%d", k, n))
+	if n < 1 || k < 0 || k >= n {
+		// The user wrote "auto": name the variables, not a k/n they never typed.
+		return swarm.Shard{}, fmt.Errorf("--shard auto: JOB_COMPLETION_INDEX=%d, HERD_SHARDS=%d: want 0 ≤ index < shards", k, n)
+	}
+	return swarm.Shard{Index: k, Count: n}, nil
 }
 
 type swarmCmdOptions struct {
@@ -251,7 +279,22 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 	default:
 		return usageErrf("--progress: want auto, always or never, got %q", o.progress)
 	}
-	st, external, err := o.prepareTarget(ctx, cmd)
+	spec, err := target.Parse(o.targetArg)
+	if err != nil {
+		return usageErr(err)
+	}
+	// The flags are checked before a target is contacted or started.
+	load, err := o.transportLoad(cmd, spec)
+	if err != nil {
+		return err
+	}
+	if err := o.checkCounts(cmd); err != nil {
+		return err
+	}
+	if err := o.out.check(); err != nil {
+		return err
+	}
+	st, external, err := o.prepareTarget(ctx, cmd, spec)
 	if err != nil {
 		return err
 	}
@@ -259,17 +302,12 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 	// it over (then this does nothing).
 	defer st.close()
 	if external {
-		return runExternal(ctx, cmd, s, o, st)
+		return runExternal(ctx, cmd, s, o, st, load)
 	}
-	remote := st.spec.Kind != target.KindInProcess
-	var load *swarm.Load
-	if remote {
-		if load, o.agents, err = o.loadConfig(cmd); err != nil {
-			return err
-		}
-	} else if loadFlagsSet(cmd) {
-		return usageErrf("--rate, --duration, --arrival and --max-in-flight need a real transport: try serve:%s (in-process runs keep virtual time)", o.targetArg)
+	if cmd.Flags().Changed("allow-writes") {
+		return usageErrf("--allow-writes: %s is a herd world, whose agents may call every tool already; the flag is for MCP servers that are not herd worlds", o.targetArg)
 	}
+	remote := spec.Kind != target.KindInProcess
 	cfg, err := o.config(cmd)
 	if err != nil {
 		return err
@@ -282,7 +320,6 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 		}
 		defer closeTargets()
 	}
-	cfg.WorldRef = o.world
 	cfg.Command = commandLine(o, cfg.Seed)
 	// A swarm's live heap is a few megabytes whatever the agent count
 	// (aggregation is streaming), while it allocates briefly for every
@@ -308,7 +345,7 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 		return err
 	}
 	fmt.Fprintf(s.err, "herd: swarm %s: %d agents × %d variant(s), seed %d, faults %s\n",
-		o.targetArg, cfg.Agents, max(len(cfg.Variants), 1), cfg.Seed, cfg.Profile.Name)
+		o.targetArg, cfg.Agents, len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
 	prog := newProgress(s.err, o.progress, plan.Episodes())
 	plan.SetProgress(prog.update, prog.every)
 	res, runErr := plan.Run(ctx)
@@ -318,7 +355,8 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 	}
 	res.Lint = lintFindings(cfg)
 	if remote {
-		printLoad(s.err, plan, res, cfg)
+		// loadConfig sets a pacer only for --rate or --arrival.
+		printStats(s.err, plan.LoadStats(), res, cfg.Load.Pacer != nil)
 	}
 	switch {
 	case runErr != nil:
@@ -341,7 +379,7 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 
 // commandLine rebuilds the reproducing command line (without output flags).
 func commandLine(o *swarmCmdOptions, seed uint64) string {
-	parts := []string{"herd swarm", shellQuote(cmp.Or(o.targetArg, o.world)), "--agents", strconv.Itoa(o.agents), "--seed", strconv.FormatUint(seed, 10)}
+	parts := []string{"herd swarm", shellQuote(o.targetArg), "--agents", strconv.Itoa(o.agents), "--seed", strconv.FormatUint(seed, 10)}
 	for _, g := range o.goals {
 		parts = append(parts, "--goal", g)
 	}
@@ -376,8 +414,15 @@ func commandLine(o *swarmCmdOptions, seed uint64) string {
 	if t.maxInFlight > 0 {
 		parts = append(parts, "--max-in-flight", strconv.Itoa(t.maxInFlight))
 	}
+	// A slower call counts as a timeout: the limit is part of the result.
+	if t.callTimeout != target.DefaultCallTimeout {
+		parts = append(parts, "--call-timeout", t.callTimeout.String())
+	}
 	for _, h := range t.allowHosts {
 		parts = append(parts, "--allow-host", h)
+	}
+	if t.allowWrites {
+		parts = append(parts, "--allow-writes")
 	}
 	return strings.Join(parts, " ")
 }
@@ -394,12 +439,8 @@ func shellQuote(w string) string {
 // lintFindings lints the tool descriptions under each variant of the run,
 // so the report shows them beside the misuse rates they explain.
 func lintFindings(cfg swarm.Config) []report.LintFinding {
-	variants := cfg.Variants
-	if len(variants) == 0 {
-		variants = []string{cfg.World.Variants[0]}
-	}
 	var out []report.LintFinding
-	for _, v := range variants {
+	for _, v := range cfg.Variants {
 		rep := lint.Lint(cfg.World, v, cfg.Descriptions[v])
 		out = append(out, rep.ToResults()...)
 	}

@@ -35,6 +35,8 @@ func TestSwarmRunsAndWritesJSON(t *testing.T) {
 
 // Bad flags exit 2 with one clear line each.
 func TestSwarmBadFlags(t *testing.T) {
+	t.Setenv("JOB_COMPLETION_INDEX", "") // for --shard auto
+	t.Setenv("HERD_SHARDS", "")
 	cases := []struct {
 		args []string
 		want string
@@ -47,6 +49,7 @@ func TestSwarmBadFlags(t *testing.T) {
 		{[]string{"--mix", "careful=x"}, `--mix: "careful=x": weight "x" is not a non-negative number`},
 		{[]string{"--mix", "carefull=1"}, `--mix: unknown persona "carefull"`},
 		{[]string{"--goal", "nope"}, `--goal: world crm has no goal "nope"`},
+		{[]string{"--goal", "hide_contact", "--goal", "hide_contact"}, `--goal: "hide_contact" given twice`},
 		{[]string{"--shard", "5/4"}, `--shard: "5/4": want 0 ≤ k < n`},
 		{[]string{"--workers", "0"}, "--workers: must be between 1 and 4096, got 0"},
 		{[]string{"--faults", "weird"}, `--faults: world crm has no fault profile "weird"`},
@@ -54,6 +57,18 @@ func TestSwarmBadFlags(t *testing.T) {
 		{[]string{"--variant", "clear,ambiguous,clear"}, `--variant: "clear" given twice`},
 		{[]string{"--threshold", "harmless<5%"}, `threshold "harmless<5%"`},
 		{[]string{"--progress", "sometimes"}, `--progress: want auto, always or never`},
+		{[]string{"--mix", "careful=1e10"}, `--mix: "careful=1e10": weight "1e10" is above 1000000000`},
+		{[]string{"--shard", "auto"}, "--shard auto: needs JOB_COMPLETION_INDEX and HERD_SHARDS"},
+		// Flags a target over MCP uses would be ignored in-process, and
+		// would break the run's replay commands.
+		{[]string{"--allow-host", "example.invalid"}, "--allow-host: flags for a target over MCP need a real transport"},
+		{[]string{"--call-timeout", "5s"}, "--call-timeout: flags for a target over MCP need a real transport"},
+		{[]string{"--token", "t0k"}, "--token: flags for a target over MCP need a real transport"},
+		{[]string{"--world", "crm.yaml"}, "--world: mock:crm names its world already"},
+		{[]string{"--allow-writes"}, "--allow-writes: mock:crm is a herd world"},
+		// An output file that cannot be written is refused before the run.
+		{[]string{"--json", "/nonexistent-herd-dir/run.json"}, "--json /nonexistent-herd-dir/run.json: folder /nonexistent-herd-dir: no such file or directory"},
+		{[]string{"--md", "swarm_test.go/run.md"}, "--md swarm_test.go/run.md: folder swarm_test.go: not a folder"},
 	}
 	for _, c := range cases {
 		args := append([]string{"swarm", "mock:crm"}, c.args...)
@@ -70,6 +85,25 @@ func TestSwarmBadFlags(t *testing.T) {
 	code, _, errOut := runHerd(t, "swarm", "mock:nope")
 	if code != 2 || !strings.Contains(errOut, `mock:nope`) {
 		t.Errorf("unknown world: exit %d, %q", code, errOut)
+	}
+}
+
+// --shard auto names the environment variables it read, not a k/n the
+// user never typed.
+func TestSwarmShardAutoOutOfRange(t *testing.T) {
+	t.Setenv("JOB_COMPLETION_INDEX", "4")
+	t.Setenv("HERD_SHARDS", "4")
+	code, _, errOut := runHerd(t, "swarm", "mock:crm", "--shard", "auto")
+	if want := "herd: --shard auto: JOB_COMPLETION_INDEX=4, HERD_SHARDS=4: want 0 ≤ index < shards\n"; code != exitUsage || errOut != want {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, want)
+	}
+	t.Setenv("JOB_COMPLETION_INDEX", "3")
+	js := filepath.Join(t.TempDir(), "run.json")
+	if code, _, errOut := runHerd(t, "swarm", "mock:crm", "--agents", "10", "--shard", "auto", "--json", js, "--progress", "never"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if res := readRunJSON(t, js); res.Run.Shard == nil || *res.Run.Shard != (report.Shard{Index: 3, Count: 4}) || res.Episodes != 2 {
+		t.Errorf("shard %+v, %d episodes; want shard 3 of 4 with agents 3 and 7", res.Run.Shard, res.Episodes)
 	}
 }
 

@@ -26,7 +26,7 @@ const defaultExternalSeed = 1
 // others with --allow-writes) with schema-valid arguments and with
 // arguments the schema refuses, and reports latency, throughput and what
 // the answers were. A server that crashes or hangs ends the run with exit 3.
-func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOptions, st *servedTarget) error {
+func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOptions, st *servedTarget, load *swarm.Load) error {
 	var ext *target.External
 	if st.spec.Kind == target.KindHTTP {
 		ext = target.ExternalHTTP(st.spec.URL, st.hc, o.targetOptions())
@@ -34,14 +34,17 @@ func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCm
 		ext = st.stdio.External(st.spec.Raw)
 	}
 	defer ext.Close()
-	for _, name := range []string{"goal", "mix", "personas", "faults", "variant", "descriptions", "shard", "world"} {
+	for _, name := range []string{"goal", "mix", "personas", "faults", "variant", "descriptions", "shard", "world", "otlp"} {
 		if cmd.Flags().Changed(name) {
 			return usageErrf("--%s: %s is not a herd world (it has no herd control plane), so the swarm runs generic goals on its tools; --%s does not apply", name, st.spec.Raw, name)
 		}
 	}
-	load, agents, err := o.loadConfig(cmd)
-	if err != nil {
-		return err
+	// The metric names depend on the tools discovered, but the form of a
+	// threshold does not: a typo in it costs no run.
+	for _, spec := range o.thresholds {
+		if _, err := report.ParseThreshold(spec); err != nil {
+			return usageErr(err)
+		}
 	}
 	server, tools, err := ext.Server(ctx)
 	if err != nil {
@@ -51,11 +54,7 @@ func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCm
 	if cmd.Flags().Changed("seed") {
 		seed = o.seed
 	}
-	o.agents = agents
-	command := commandLine(o, seed)
-	if o.transport.allowWrites {
-		command += " --allow-writes"
-	}
+	agents := o.agents
 	readOnly := 0
 	for _, t := range tools {
 		if t.Annotations != nil && t.Annotations.ReadOnlyHint {
@@ -67,7 +66,7 @@ func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCm
 	prog := newProgress(s.err, o.progress, agents)
 	run, err := swarm.RunExternal(ctx, swarm.ExternalConfig{
 		Target: ext, Server: server, Tools: tools, Seed: seed, Agents: agents,
-		AllowWrites: o.transport.allowWrites, Load: *load, Command: command,
+		AllowWrites: o.transport.allowWrites, Load: *load, Command: commandLine(o, seed),
 		Progress: prog.update, ProgressEvery: prog.every,
 	})
 	prog.finish()

@@ -80,6 +80,19 @@ func TestExternalHealthyServer(t *testing.T) {
 	if code != 0 || classesOf(res)["create_note:answered"] == 0 {
 		t.Fatalf("exit %d, classes %v:\n%s", code, classesOf(res), errOut)
 	}
+	if !strings.HasSuffix(res.Run.Command, " --allow-writes") {
+		t.Errorf("the reproducing command %q lacks --allow-writes", res.Run.Command)
+	}
+
+	// Flags for herd worlds do not apply, and say so before a call.
+	code, _, errOut = runHerd(t, "swarm", "mcp+stdio:"+bin, "--otlp", "http://127.0.0.1:1")
+	if code != exitUsage || !strings.Contains(errOut, "is not a herd world") || !strings.HasPrefix(errOut, "herd: --otlp: ") {
+		t.Errorf("--otlp: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runHerd(t, "swarm", "mcp+stdio:"+bin, "--threshold", "harmful=5%")
+	if code != exitUsage || strings.Contains(errOut, "herd: load:") || !strings.Contains(errOut, `threshold "harmful=5%": no comparison`) {
+		t.Errorf("a malformed threshold ran first: exit %d, %q", code, errOut)
+	}
 }
 
 // A server that dies mid-run: reported as crashed, the run stops, exit 3.
@@ -114,6 +127,10 @@ func TestExternalHangingServer(t *testing.T) {
 	}
 	if classesOf(res)["get_weather:hung"] == 0 {
 		t.Errorf("no hung call in %v", classesOf(res))
+	}
+	// What counted as hung depends on the limit: the command keeps it.
+	if !strings.Contains(res.Run.Command, "--call-timeout 300ms") {
+		t.Errorf("the reproducing command %q lacks --call-timeout 300ms", res.Run.Command)
 	}
 }
 

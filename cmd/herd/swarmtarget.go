@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"os"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/herd-sh/herd/report"
 	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/swarm/target"
 )
@@ -48,14 +46,32 @@ func (o *transportOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.allowWrites, "allow-writes", false, "external servers: also call tools that may write (never without this flag)")
 }
 
-// loadFlagsSet reports whether any load flag was given.
-func loadFlagsSet(cmd *cobra.Command) bool {
-	for _, name := range []string{"rate", "duration", "arrival", "max-in-flight"} {
+// transportOnlyFlags are the flags only a target over MCP uses. Given to
+// an in-process run they would be ignored — and written into its
+// reproducing and replay commands, which herd replay would then refuse.
+var transportOnlyFlags = []string{"rate", "duration", "arrival", "max-in-flight", "call-timeout", "allow-host", "token"}
+
+// transportLoad checks the flags that depend on the kind of target, before
+// anything is contacted: it returns the Load of a run over a transport
+// (nil for an in-process run) and sets o.agents for a duration-bound one.
+func (o *swarmCmdOptions) transportLoad(cmd *cobra.Command, spec target.Spec) (*swarm.Load, error) {
+	if cmd.Flags().Changed("world") && (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) {
+		return nil, usageErrf("--world: %s names its world already; --world says which world a running herd server (http://… or mcp+stdio:…) serves", spec.Raw)
+	}
+	if spec.Kind != target.KindInProcess {
+		load, agents, err := o.loadConfig(cmd)
+		if err != nil {
+			return nil, err
+		}
+		o.agents = agents
+		return load, nil
+	}
+	for _, name := range transportOnlyFlags {
 		if cmd.Flags().Changed(name) {
-			return true
+			return nil, usageErrf("--%s: flags for a target over MCP need a real transport, and %s runs in-process, on virtual time (try serve:%s)", name, spec.Raw, spec.Raw)
 		}
 	}
-	return false
+	return nil, nil
 }
 
 // loadConfig checks the load flags and returns the run's Load and the
@@ -98,7 +114,9 @@ func (o *swarmCmdOptions) loadConfig(cmd *cobra.Command) (*swarm.Load, int, erro
 		} else {
 			agents = swarm.MaxLoadAgents
 		}
-		agents = min(max(agents, 1), swarm.MaxLoadAgents)
+		// --max-agents caps these too: the user never typed an --agents
+		// it could be measured against.
+		agents = min(max(agents, 1), swarm.MaxLoadAgents, o.maxAgents)
 	}
 	return l, agents, nil
 }
@@ -132,15 +150,11 @@ func (st *servedTarget) close() {
 	}
 }
 
-// prepareTarget parses TARGET, refuses hosts that are not allowed, and asks
-// a running server what it is. It sets o.world to the world reference the
-// run's configuration resolves. external is true for an MCP server that is
-// not a herd world (no control plane).
-func (o *swarmCmdOptions) prepareTarget(ctx context.Context, cmd *cobra.Command) (st *servedTarget, external bool, err error) {
-	spec, err := target.Parse(o.targetArg)
-	if err != nil {
-		return nil, false, usageErr(err)
-	}
+// prepareTarget refuses hosts that are not allowed, and asks a running
+// server what it is. It sets o.world to the world reference the run's
+// configuration resolves. external is true for an MCP server that is not a
+// herd world (no control plane).
+func (o *swarmCmdOptions) prepareTarget(ctx context.Context, cmd *cobra.Command, spec target.Spec) (st *servedTarget, external bool, err error) {
 	st = &servedTarget{spec: spec}
 	if spec.Kind == target.KindInProcess {
 		o.world = spec.World
@@ -222,10 +236,6 @@ func (st *servedTarget) targets(ctx context.Context, o *swarmCmdOptions, cfg *sw
 		}
 	}()
 	variants := cfg.Variants
-	if len(variants) == 0 {
-		variants = []string{cfg.World.Variants[0]}
-		cfg.Variants = variants
-	}
 	opts := o.targetOptions()
 	opts.MaxConns = cfg.Load.MaxInFlight
 	switch st.spec.Kind {
@@ -266,14 +276,4 @@ func (st *servedTarget) targets(ctx context.Context, o *swarmCmdOptions, cfg *sw
 	cfg.Targets = made
 	cfg.TargetName = st.spec.Raw
 	return close, nil
-}
-
-// printLoad writes what a run over a herd world measured.
-func printLoad(w io.Writer, plan *swarm.Plan, res *report.Results, cfg swarm.Config) {
-	paced := false
-	if cfg.Load != nil && cfg.Load.Pacer != nil {
-		_, unpaced := cfg.Load.Pacer.(swarm.Unpaced)
-		paced = !unpaced
-	}
-	printStats(w, plan.LoadStats(), res, paced)
 }

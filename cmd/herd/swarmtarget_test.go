@@ -154,6 +154,13 @@ func TestSwarmGuardrails(t *testing.T) {
 		{[]string{"mcp+stdio:"}, 2, "no command"},
 		{[]string{"mcp+stdio:/nonexistent/herd-test-server"}, 3, "starting /nonexistent/herd-test-server"},
 		{[]string{"http://127.0.0.1:1/mcp"}, 3, "unreachable"},
+		// Bad flags are refused before the target is contacted or started
+		// (exit 2, not the 3 of an unreachable target).
+		{[]string{"http://127.0.0.1:1/mcp", "--agents", "0"}, 2, "--agents: must be between 1 and"},
+		{[]string{"mcp+stdio:/nonexistent/herd-test-server", "--workers", "0"}, 2, "--workers: must be between 1 and 4096"},
+		{[]string{"http://127.0.0.1:1/mcp", "--json", "/nonexistent-herd-dir/run.json"}, 2, "--json /nonexistent-herd-dir/run.json: folder"},
+		{[]string{"serve:mock:crm", "--world", "crm.yaml"}, 2, "--world: serve:mock:crm names its world already"},
+		{[]string{"serve:mock:crm", "--allow-writes"}, 2, "--allow-writes: serve:mock:crm is a herd world"},
 	} {
 		code, _, errOut := runHerd(t, append(append([]string{"swarm"}, c.args...), "--progress", "never")...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
@@ -168,5 +175,14 @@ func TestSwarmOverServePrintsAndRecordsSeed(t *testing.T) {
 	res, errOut := swarmJSON(t, "serve:mock:crm", "--agents", "20", "--seed", "314")
 	if !strings.Contains(errOut, "seed 314") || res.Run.Seed != 314 || !strings.Contains(res.Run.Command, "--seed 314") {
 		t.Fatalf("seed not printed or recorded:\n%s\n%+v", errOut, res.Run)
+	}
+}
+
+// A duration-bound run without --agents starts as many agents as fit, but
+// never more than --max-agents.
+func TestSwarmDurationRespectsMaxAgents(t *testing.T) {
+	res, _ := swarmJSON(t, "serve:mock:crm", "--duration", "2s", "--max-agents", "12")
+	if res.Run.Agents != 12 || res.Episodes != 12 {
+		t.Fatalf("%d agents, %d episodes; want 12", res.Run.Agents, res.Episodes)
 	}
 }
