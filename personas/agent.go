@@ -17,10 +17,10 @@ import (
 // its patience. The end state is then judged by the engine: outcome classes
 // follow what happened to the data, never which tool was called.
 func (m *Model) Run(ep Episode) (Outcome, error) {
-	if err := m.check(&ep); err != nil {
+	gv, err := m.check(&ep)
+	if err != nil {
 		return Outcome{}, err
 	}
-	gv := m.byGoal[ep.Goal]
 	local := ep.Base.NewSession(ep.Seed, ep.Profile)
 	rnd := entropy.Key{Seed: ep.Seed, Purpose: entropy.Goal}.Uint64()
 	attempt, err := ep.Goal.Begin(local, rnd)
@@ -98,24 +98,26 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 	return a.out, nil
 }
 
-// check refuses an episode Run cannot play.
-func (m *Model) check(ep *Episode) error {
+// check refuses an episode Run cannot play, and returns its goal's view.
+func (m *Model) check(ep *Episode) (*goalView, error) {
 	switch {
 	case ep.Base == nil:
-		return errors.New("personas: episode has no base")
+		return nil, errors.New("personas: episode has no base")
 	case ep.Base.World() != m.world:
-		return fmt.Errorf("personas: the episode's base is of world %s, the model's is %s", ep.Base.World().Name, m.world.Name)
+		return nil, fmt.Errorf("personas: the episode's base is of world %s, the model's is %s", ep.Base.World().Name, m.world.Name)
 	case ep.Persona == nil:
-		return errors.New("personas: episode has no persona")
+		return nil, errors.New("personas: episode has no persona")
 	case ep.Goal == nil:
-		return errors.New("personas: episode has no goal")
-	case m.byGoal[ep.Goal] == nil:
-		return fmt.Errorf("personas: goal %s is not a goal of world %s", ep.Goal.Name, m.world.Name)
+		return nil, errors.New("personas: episode has no goal")
+	}
+	gv := m.byGoal[ep.Goal]
+	if gv == nil {
+		return nil, fmt.Errorf("personas: goal %s is not a goal of world %s", ep.Goal.Name, m.world.Name)
 	}
 	if err := ep.Persona.Traits.Validate(); err != nil {
-		return fmt.Errorf("persona %s: %w", ep.Persona.Name, err)
+		return nil, fmt.Errorf("persona %s: %w", ep.Persona.Name, err)
 	}
-	return nil
+	return gv, nil
 }
 
 // agent is one episode's state. It lives on Run's stack.
@@ -152,11 +154,20 @@ type agent struct {
 	idemAction int
 	stop       string // why the agent stopped; "" while it goes on
 
-	// remote: the session is served elsewhere. callActs then holds, per
-	// call, the intended action it belonged to, so that settle can count
-	// duplicated commits from the served journal.
-	remote   bool
-	callActs []int32
+	// remote: the session is served elsewhere. remoteCalls then holds
+	// what settle needs of each call to correct the books from the served
+	// journal.
+	remote      bool
+	remoteCalls []remoteCall
+}
+
+// remoteCall is what the agent remembers of one call to a served world:
+// the intended action it belonged to (so that settle can count duplicated
+// commits) and how it was spoiled on purpose (so that settle can rewrite
+// the trace's result line).
+type remoteCall struct {
+	action  int32
+	hostile string
 }
 
 // resolved is a record the agent knows the id of, and its last read.
@@ -210,7 +221,8 @@ func (a *agent) perform(ti int) bool {
 	if !a.verify || target == nil || confirmed {
 		return true
 	}
-	return a.readBack(t, target, res)
+	// a.lastArgs is still the act's: reading back overwrites it.
+	return a.readBack(t, target, a.lastArgs)
 }
 
 // resolve finds the id of the record a keyed tool acts on: known from the
@@ -393,8 +405,9 @@ func (a *agent) look(target *resolved) bool {
 	return ok
 }
 
-// readBack checks after a write that something visibly changed.
-func (a *agent) readBack(t *engine.Tool, target *resolved, act engine.Result) bool {
+// readBack checks after a write, whose arguments were sent, that something
+// visibly changed.
+func (a *agent) readBack(t *engine.Tool, target *resolved, sent map[string]any) bool {
 	gi := a.m.getTool[a.m.types[target.rt]]
 	if gi < 0 {
 		return true
@@ -407,7 +420,7 @@ func (a *agent) readBack(t *engine.Tool, target *resolved, act engine.Result) bo
 		return true
 	}
 	target.rec = res.Record
-	return a.changed(t, before, res.Record, a.lastArgs)
+	return a.changed(t, before, res.Record, sent)
 }
 
 // changed is the agent's own check that its write landed: the fields it
@@ -424,7 +437,7 @@ func (a *agent) changed(t *engine.Tool, before, after *engine.Record, sent map[s
 				continue
 			}
 			checked = true
-			if fmt.Sprint(after.Get(p.Field.Name)) != fmt.Sprint(v) {
+			if !holds(after, p.Field.Name, v) {
 				return false
 			}
 		}
@@ -441,6 +454,15 @@ func (a *agent) changed(t *engine.Tool, before, after *engine.Record, sent map[s
 		}
 	}
 	return false
+}
+
+// holds reports whether a field read back holds the value sent. Text, what
+// most updates send, is compared without boxing the field's value.
+func holds(after *engine.Record, field string, sent any) bool {
+	if s, ok := sent.(string); ok {
+		return after.Has(field) && after.String(field) == s
+	}
+	return fmt.Sprint(after.Get(field)) == fmt.Sprint(sent)
 }
 
 // exploreFirst lists the goal's records before doing anything: an agent

@@ -2,6 +2,7 @@ package personas
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,16 +61,10 @@ func knowsMatch(k string, p *engine.Param, full bool) int {
 	return 0
 }
 
+// subset reports whether every word of a is in b.
 func subset(a, b []string) bool {
 	for _, x := range a {
-		found := false
-		for _, y := range b {
-			if x == y {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.Contains(b, x) {
 			return false
 		}
 	}
@@ -209,7 +204,7 @@ const (
 	hostileMissing   = "missing required"
 )
 
-var hostileKinds = []string{hostileWrongType, hostileEmpty, hostileHuge, hostileNegative, hostileExtra, hostileMissing}
+var hostileKinds = [...]string{hostileWrongType, hostileEmpty, hostileHuge, hostileNegative, hostileExtra, hostileMissing}
 
 // hostileExtraName is an argument no tool declares.
 const hostileExtraName = "x_debug_override"
@@ -230,7 +225,7 @@ func (a *agent) mutate(t *engine.Tool, args map[string]any) string {
 		}
 		return false
 	}
-	var kinds [6]string
+	var kinds [len(hostileKinds)]string
 	n := 0
 	for _, k := range hostileKinds {
 		if k == hostileExtra {

@@ -132,7 +132,7 @@ func (a *agent) call(kind string, t *engine.Tool, args map[string]any, scores []
 	res := a.s.Call(t.Name, args)
 	a.lastArgs = args
 	if a.remote {
-		a.callActs = append(a.callActs, int32(a.action))
+		a.remoteCalls = append(a.remoteCalls, remoteCall{action: int32(a.action), hostile: hostile})
 	}
 	writes := t.Writes()
 	if writes && a.out.Called == "" {

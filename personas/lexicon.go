@@ -1,9 +1,8 @@
 package personas
 
 import (
+	"maps"
 	"slices"
-	"sort"
-	"strings"
 )
 
 // lexicon holds weighted synonym relations between stems. A relation of
@@ -62,25 +61,15 @@ const worldRelationWeight = 1.0
 
 // newLexicon builds the built-in lexicon extended by a world's entries
 // (word → words it may stand for). Entries are applied in sorted order so
-// the result does not depend on map iteration.
+// the lexicon does not depend on map iteration (related keeps the best
+// weight, so the order could only ever change the order of phrases).
 func newLexicon(world map[string][]string) *lexicon {
 	lx := &lexicon{words: map[string]map[string]float64{}, phrases: map[string][]phrase{}}
 	for _, r := range builtinLexicon {
 		lx.addRelation(r)
 	}
-	keys := make([]string, 0, len(world))
-	for k := range world {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(world)) {
 		lx.addRelation(pair(worldRelationWeight, k, world[k]...))
-	}
-	for k := range lx.phrases {
-		ps := lx.phrases[k]
-		sort.Slice(ps, func(i, j int) bool {
-			return strings.Join(ps[i].words, " ") < strings.Join(ps[j].words, " ")
-		})
 	}
 	return lx
 }

@@ -2,7 +2,8 @@ package personas
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -47,12 +48,8 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 	for i, t := range w.Tools {
 		toolIndex[t.Name] = i
 	}
-	names := make([]string, 0, len(descriptions))
-	for name := range descriptions {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	// Sorted, so that of several unknown names the same one is reported.
+	for _, name := range slices.Sorted(maps.Keys(descriptions)) {
 		if _, ok := toolIndex[name]; !ok {
 			return nil, fmt.Errorf("world %s: descriptions: no tool named %q", w.Name, name)
 		}

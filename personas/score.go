@@ -220,15 +220,22 @@ func newDist(cands []int, scores []float64, noise float64) dist {
 	return d
 }
 
-// sample picks a candidate not in tried with uniform u ∈ [0, 1); -1 when
-// every candidate was tried.
-func (d *dist) sample(u float64, tried []int) int {
+// untried is the total weight of the candidates not in tried: what sample
+// and toolScores normalise by.
+func (d *dist) untried(tried []int) float64 {
 	total := 0.0
 	for i, ti := range d.tools {
 		if !slices.Contains(tried, ti) {
 			total += d.weights[i]
 		}
 	}
+	return total
+}
+
+// sample picks a candidate not in tried with uniform u ∈ [0, 1); -1 when
+// every candidate was tried.
+func (d *dist) sample(u float64, tried []int) int {
+	total := d.untried(tried)
 	if total == 0 {
 		return -1
 	}
@@ -250,12 +257,7 @@ func (d *dist) sample(u float64, tried []int) int {
 // toolScores lists every candidate with its score and probability given
 // the tools already tried (probability 0).
 func (d *dist) toolScores(m *Model, tried []int) []ToolScore {
-	total := 0.0
-	for i, ti := range d.tools {
-		if !slices.Contains(tried, ti) {
-			total += d.weights[i]
-		}
-	}
+	total := d.untried(tried)
 	out := make([]ToolScore, len(d.tools))
 	for i, ti := range d.tools {
 		out[i] = ToolScore{Tool: m.world.Tools[ti].Name, Score: round4(d.scores[i])}

@@ -1,7 +1,6 @@
 package personas
 
 import (
-	"strings"
 	"time"
 
 	"github.com/herd-sh/herd/engine"
@@ -64,8 +63,8 @@ func (a *agent) settle(local *engine.Session) {
 		if r.Fault != "" {
 			a.out.Faults = append(a.out.Faults, FaultEvent{Tool: e.Tool, Kind: r.Fault})
 		}
-		if i < len(a.callActs) && a.callActs[i] != action {
-			action, commits = a.callActs[i], 0
+		if i < len(a.remoteCalls) && a.remoteCalls[i].action != action {
+			action, commits = a.remoteCalls[i].action, 0
 		}
 		if t := a.m.world.Tool(e.Tool); t != nil && t.Writes() && r.Committed && !r.Replayed {
 			commits++
@@ -83,14 +82,10 @@ func (a *agent) settle(local *engine.Session) {
 		if st.Tool == "" {
 			continue // a wait, a note or giving up: not a call
 		}
-		if k >= len(j) {
+		if k >= len(j) || k >= len(a.remoteCalls) {
 			break
 		}
-		hostile := ""
-		if i := strings.LastIndex(st.Result, " [sent "); i >= 0 {
-			hostile = strings.TrimSuffix(st.Result[i+len(" [sent "):], "]")
-		}
-		st.Result = describeResult(&j[k].Result, hostile)
+		st.Result = describeResult(&j[k].Result, a.remoteCalls[k].hostile)
 		k++
 	}
 }
