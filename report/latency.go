@@ -91,6 +91,28 @@ func windowBars(bars []stats.Bar, q float64) []stats.Bar {
 	return out
 }
 
+// OverallLatency is the latency of every call at each of Percentiles, in
+// milliseconds: the point values of LatencyRows' "all" row, without the
+// bootstrap behind its intervals (a progress line needs no interval). Nil
+// without timing or calls.
+func (r *Results) OverallLatency() []float64 {
+	if r.Timing == nil {
+		return nil
+	}
+	for _, h := range r.Timing.Latency {
+		if h.Tool != AllTools || h.Calls() == 0 {
+			continue
+		}
+		bars := statsBars(h.Bars)
+		out := make([]float64, len(Percentiles))
+		for i, p := range Percentiles {
+			out[i] = stats.Quantile(bars, p.Q)
+		}
+		return out
+	}
+	return nil
+}
+
 // LatencyRows is the latency table: the "all" row first (with bootstrap
 // intervals), then every tool by name (point estimates). Empty without
 // timing.

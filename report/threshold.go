@@ -445,9 +445,15 @@ func Overall(vs []Verdict) string {
 // READY (or INCONCLUSIVE, when strict), 0 otherwise.
 func ExitCode(vs []Verdict, strict bool) int {
 	for _, v := range vs {
-		if v.Result == NotReady || (strict && v.Result == Inconclusive) {
+		if v.Fails(strict) {
 			return 1
 		}
 	}
 	return 0
+}
+
+// Fails says whether v fails a gate: NOT READY always, INCONCLUSIVE when
+// strict.
+func (v Verdict) Fails(strict bool) bool {
+	return v.Result == NotReady || (strict && v.Result == Inconclusive)
 }

@@ -104,7 +104,7 @@ func reportRenderer(format string) (func(io.Writer, *report.Results, bool) error
 func failingThresholds(vs []report.Verdict, strict bool) string {
 	var out []string
 	for _, v := range vs {
-		if v.Result == report.NotReady || (strict && v.Result == report.Inconclusive) {
+		if v.Fails(strict) {
 			out = append(out, fmt.Sprintf("%s is %s (%s)", v.Threshold, v.Result, report.VerdictValue(v)))
 		}
 	}

@@ -141,13 +141,10 @@ func printStats(w io.Writer, st swarm.LoadStats, res *report.Results, paced bool
 		fmt.Fprintf(w, " (%.1f/s achieved)", st.StartRate())
 	}
 	fmt.Fprintf(w, "; %d calls in %.1fs (%.0f calls/s)\n", st.Calls, st.Seconds, st.CallRate())
-	for _, row := range res.LatencyRows() {
-		if row.Tool != report.AllTools {
-			continue
-		}
-		parts := make([]string, len(row.Values))
+	if values := res.OverallLatency(); values != nil {
+		parts := make([]string, len(values))
 		for i, p := range report.Percentiles {
-			parts[i] = fmt.Sprintf("%s %.2fms", p.Name, row.Values[i])
+			parts[i] = fmt.Sprintf("%s %.2fms", p.Name, values[i])
 		}
 		fmt.Fprintf(w, "herd: load: latency %s\n", strings.Join(parts, ", "))
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/swarm/target"
+	"github.com/herd-sh/herd/worlds"
 )
 
 // transportOptions are herd swarm's flags for a target reached over a real
@@ -204,7 +205,7 @@ func (o *swarmCmdOptions) prepareTarget(ctx context.Context, cmd *cobra.Command,
 	// A served herd world: run the world it serves.
 	o.world = o.transport.worldFile
 	if o.world == "" {
-		o.world = "mock:" + st.info.World
+		o.world = worlds.Prefix + st.info.World
 	}
 	if !cmd.Flags().Changed("faults") {
 		o.faults = st.info.Faults
