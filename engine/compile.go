@@ -33,9 +33,17 @@ func (c *compiler) addErr(err error) {
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
+// ValidName says whether s is a valid name for anything herd names — a
+// world, record type, field, tool, goal, variant, profile or persona:
+// lower-case letters, digits and _, starting with a letter.
+func ValidName(s string) bool { return nameRE.MatchString(s) }
+
+// NameRule is what ValidName asks, for an error message.
+const NameRule = "lower case letters, digits and _ (starting with a letter)"
+
 func (c *compiler) checkName(what, name string, pos Pos) {
-	if !nameRE.MatchString(name) {
-		c.errorf(pos, "%s name %q must be lower case letters, digits and _ (starting with a letter)", what, name)
+	if !ValidName(name) {
+		c.errorf(pos, "%s name %q must be %s", what, name, NameRule)
 	}
 }
 

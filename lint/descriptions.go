@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -32,8 +31,6 @@ import (
 // maxDescriptionsFile bounds a descriptions file: a few dozen tools of a
 // few hundred characters each.
 const maxDescriptionsFile = 1 << 20
-
-var variantNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 // LoadDescriptions reads a descriptions file for world w and returns the
 // texts per variant: variant → tool → text. Every variant of the world is
@@ -210,8 +207,8 @@ func (p *descParser) variants(tool string, n *yaml.Node) (perVariant, bool) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
 		v := key.Value
-		if key.Kind != yaml.ScalarNode || !variantNameRE.MatchString(v) {
-			p.errAt(key, "tool %s: bad variant name %s: want [a-z][a-z0-9_]*", tool, describeNode(key))
+		if key.Kind != yaml.ScalarNode || !engine.ValidName(v) {
+			p.errAt(key, "tool %s: bad variant name %s: want %s", tool, describeNode(key), engine.NameRule)
 			ok = false
 			continue
 		}

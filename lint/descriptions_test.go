@@ -81,7 +81,7 @@ func TestParseDescriptionsEdgeCases(t *testing.T) {
 		{"null text", "get_order:\n", "d.yaml:1:11: tool get_order: description is empty"},
 		{"bool text", "get_order: true\n", "d.yaml:1:12: tool get_order: want a description (text), got the boolean true; quote it if you mean the text"},
 		{"alias", "a: &x \"Fetch one order.\"\nget_order: *x\n", "d.yaml:1:1: unknown tool \"a\"; world defects has get_order, list_orders, search_orders, update_order, purge_order, cancel_order, void_order\nd.yaml:2:12: tool get_order: want a description (text) or a mapping of variant → text, got an alias"},
-		{"bad variant name", "get_order:\n  Clear: \"Fetch one order.\"\n", "d.yaml:2:3: tool get_order: bad variant name \"Clear\": want [a-z][a-z0-9_]*"},
+		{"bad variant name", "get_order:\n  Clear: \"Fetch one order.\"\n", "d.yaml:2:3: tool get_order: bad variant name \"Clear\": want lower case letters, digits and _ (starting with a letter)"},
 		{"empty mapping", "get_order: {}\n", "d.yaml:1:12: tool get_order: no variants given"},
 		{"invalid utf-8", "get_order: \"ok\"\nlist_orders: \"caf\xe9\"\n", "d.yaml:2:18: YAML: invalid UTF-8"},
 		{"first-line YAML error", "get_order: a: b\n", "d.yaml:1:1: YAML: mapping values are not allowed in this context"},

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,8 +50,6 @@ func LoadPack(path string) (*Pack, error) {
 
 // maxPackFile bounds a pack file: packs are a few dozen lines.
 const maxPackFile = 1 << 20
-
-var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 // ParsePack reads a persona pack from YAML; name is what errors are
 // reported against. Every problem is reported as file:line:col: message
@@ -157,8 +154,8 @@ func (pp *packParser) parse(root *yaml.Node) *Pack {
 	builtin := Builtin()
 	for _, kv := range pp.mapping(personas, "personas", nil) {
 		k := kv[0]
-		if !nameRE.MatchString(k.Value) {
-			pp.errorf(k, "persona name %q must match [a-z][a-z0-9_]*", k.Value)
+		if !engine.ValidName(k.Value) {
+			pp.errorf(k, "persona name %q must be %s", k.Value, engine.NameRule)
 			continue
 		}
 		p := pp.persona(k.Value, kv[1], pack, builtin)

@@ -112,7 +112,7 @@ func TestParsePackErrors(t *testing.T) {
 		{"retry key", "personas:\n  a:\n    retry: {keys: true}\n", `p.yaml:3:13: persona a: retry: unknown field "keys"`},
 		{"retry bool", "personas:\n  a:\n    retry: {idempotency_keys: 1}\n", `p.yaml:3:31: persona a: retry.idempotency_keys: expected true or false, got the number 1`},
 		{"bad like", "personas:\n  a:\n    like: carefull\n", `p.yaml:3:11: persona a: like: no persona "carefull"`},
-		{"bad name", "personas:\n  Bad-Name: {}\n", `p.yaml:2:3: persona name "Bad-Name" must match`},
+		{"bad name", "personas:\n  Bad-Name: {}\n", `p.yaml:2:3: persona name "Bad-Name" must be lower case letters, digits and _ (starting with a letter)`},
 		{"duplicate", "personas:\n  a: {}\n  a: {}\n", `p.yaml:3:3: personas: "a" given twice (first at line 2)`},
 		{"no personas", "pack: x\n", `p.yaml:1:1: persona pack: missing "personas"`},
 		{"empty personas", "personas: {}\n", `p.yaml:1:11: personas: the pack defines no persona`},

@@ -3,11 +3,9 @@ package worlds
 import (
 	"bytes"
 	"fmt"
-	"regexp"
-)
 
-// namePattern is the world-name rule of docs/worlds.md.
-var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	"github.com/herd-sh/herd/engine"
+)
 
 // scaffoldMarker stands for the world's name in the embedded template. A
 // plain marker rather than text/template: the template is a world file
@@ -17,8 +15,8 @@ const scaffoldMarker = "__NAME__"
 // Scaffold returns a starter world file named name: a small note store that
 // validates and runs as it is, with every section of the format shown once.
 func Scaffold(name string) ([]byte, error) {
-	if !namePattern.MatchString(name) {
-		return nil, fmt.Errorf("world name %q must be lower case letters, digits and _ (starting with a letter)", name)
+	if !engine.ValidName(name) {
+		return nil, fmt.Errorf("world name %q must be %s", name, engine.NameRule)
 	}
 	tmpl, err := files.ReadFile("scaffold.yaml.tmpl")
 	if err != nil {
