@@ -19,7 +19,8 @@ const (
 )
 
 // routeControl adds the control plane to mux. Every answer is JSON (the
-// journal is NDJSON); every error is {"error": "..."} with a 4xx status.
+// journal is NDJSON); every error is {"error": "..."} with a 4xx status, or
+// 500 when the server itself failed (an invariant that cannot be evaluated).
 func (s *Server) routeControl(mux *http.ServeMux) {
 	mux.HandleFunc("GET /control/world", s.getWorld)
 	mux.HandleFunc("GET /control/faults", s.getFaults)
@@ -41,7 +42,7 @@ func (s *Server) routeControl(mux *http.ServeMux) {
 func (s *Server) getWorld(w http.ResponseWriter, _ *http.Request) {
 	d := s.worldDoc()
 	live, kept := s.sessions.counts()
-	d.Sessions = &liveCount{Live: live, Kept: kept}
+	d.Sessions = &SessionCount{Live: live, Kept: kept}
 	writeJSON(w, http.StatusOK, d)
 }
 

@@ -141,7 +141,7 @@ func TestControlPlane(t *testing.T) {
 		t.Fatalf("session profile %q after switch", info.Profile)
 	}
 
-	var wd worldDoc
+	var wd WorldDoc
 	mustJSON(t, hc, base+"/control/world", &wd)
 	if wd.World != "crm" || wd.Faults != "hostile" || wd.Sessions == nil || wd.Sessions.Live != 1 {
 		t.Fatalf("world: %+v", wd)

@@ -87,10 +87,14 @@ type sessionRun struct {
 // error, and each session's answers and end state must equal its calls
 // replayed in-process: sessions neither leak into each other nor lose or
 // reorder calls. The full size (200 sessions × 200 calls) runs without
-// -short.
+// -short; under -race, where it would take minutes, a smaller one.
 func TestConcurrentSessionsHTTP(t *testing.T) {
 	sessions, calls := 12, 25
-	if !testing.Short() {
+	switch {
+	case testing.Short():
+	case raceDetector:
+		sessions, calls = 32, 40
+	default:
 		sessions, calls = 200, 200
 	}
 	w := loadCRM(t)

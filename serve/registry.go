@@ -24,10 +24,10 @@ var errTooManySessions = errors.New("too many sessions")
 // session's own lock.
 type registry struct {
 	bases *baseCache
-	max   int // live MCP sessions at once
+	max   int    // live MCP sessions at once
+	seed  uint64 // the seed new sessions start on
 
 	mu      sync.Mutex
-	seed    uint64 // the seed new sessions start on
 	profile *engine.FaultProfile
 	byMCP   map[*mcp.ServerSession]*worldSession
 	byID    map[string]*worldSession

@@ -10,22 +10,23 @@ import (
 	"github.com/herd-sh/herd/engine"
 )
 
-// worldDoc is the world:// resource (and GET /control/world): what the world
-// is and which tools it has, as this server shows them.
-type worldDoc struct {
-	World       string     `json:"world"`
-	Version     int        `json:"version"`
-	Hash        string     `json:"hash"`
-	Description string     `json:"description"`
-	Seed        uint64     `json:"seed"`
-	Variant     string     `json:"variant"`
-	Variants    []string   `json:"variants"`
-	Faults      string     `json:"faults"`
-	Profiles    []string   `json:"profiles"`
-	ErrorCodes  []string   `json:"error_codes"`
-	Tools       []ToolDoc  `json:"tools"`
-	Resources   []string   `json:"resources"`
-	Sessions    *liveCount `json:"sessions,omitempty"`
+// WorldDoc is the world:// resource (and GET /control/world): what the world
+// is and which tools it has, as this server shows them. The swarm's control
+// plane client reads it (target.WorldInfo).
+type WorldDoc struct {
+	World       string        `json:"world"`
+	Version     int           `json:"version"`
+	Hash        string        `json:"hash"`
+	Description string        `json:"description"`
+	Seed        uint64        `json:"seed"`
+	Variant     string        `json:"variant"`
+	Variants    []string      `json:"variants"`
+	Faults      string        `json:"faults"`
+	Profiles    []string      `json:"profiles"`
+	ErrorCodes  []string      `json:"error_codes"`
+	Tools       []ToolDoc     `json:"tools"`
+	Resources   []string      `json:"resources"`
+	Sessions    *SessionCount `json:"sessions,omitempty"` // GET /control/world only
 }
 
 // ToolDoc is a tool as world://NAME lists it, and as herd inspect shows it
@@ -48,7 +49,9 @@ func DescribeTool(t *engine.Tool, variant string) ToolDoc {
 	return d
 }
 
-type liveCount struct {
+// SessionCount is how many MCP sessions are live and how many world
+// sessions the control plane keeps readable.
+type SessionCount struct {
 	Live int `json:"live"`
 	Kept int `json:"kept"`
 }
@@ -107,9 +110,9 @@ func DescribeTypes(w *engine.World) []TypeDoc {
 func (s *Server) worldURI() string  { return "world://" + s.world.Name }
 func (s *Server) schemaURI() string { return "world://" + s.world.Name + "/schema" }
 
-func (s *Server) worldDoc() worldDoc {
+func (s *Server) worldDoc() WorldDoc {
 	w := s.world
-	d := worldDoc{
+	d := WorldDoc{
 		World: w.Name, Version: w.Version, Hash: w.Hash, Description: w.Description,
 		Seed: s.seed, Variant: s.variant, Variants: w.Variants,
 		Faults: profileName(s.sessions.currentProfile()), Profiles: profileNames(w),

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -134,35 +135,62 @@ func (f *lineFilter) answered(line []byte) {
 
 // responseID reads the id of a JSON-RPC response without decoding its
 // result: the SDK writes "id" before "result" or "error", so this stops a
-// few tokens in, however large the answer.
+// few tokens in, however large the answer. A request or notification of the
+// server's ("method") is no response.
 func responseID(line []byte) (jsonrpc.ID, bool) {
+	id, at := scanMembers(line, "result", "error", "method")
+	if (at != "result" && at != "error") || !id.IsValid() {
+		return jsonrpc.ID{}, false
+	}
+	return id, true
+}
+
+// topLevelID reads the "id" member of a JSON-RPC object from a line that may
+// be cut short or broken further on, so the error can be matched to its
+// request.
+func topLevelID(line []byte) jsonrpc.ID {
+	id, _ := scanMembers(line, "id")
+	return id
+}
+
+// scanMembers reads the members of the JSON object on line in order, up to
+// the first whose key is in stop, and returns the "id" member read on the
+// way (invalid when there is none or it is not a string or an integer) and
+// the key it stopped at ("" when the line ended or broke first). It reads
+// tokens, so an "id" nested in params is not taken for the request's, and
+// nothing after the stop is looked at.
+func scanMembers(line []byte, stop ...string) (id jsonrpc.ID, at string) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return jsonrpc.ID{}, false
+		return jsonrpc.ID{}, ""
 	}
-	var id jsonrpc.ID
 	for {
 		t, err := dec.Token()
 		if err != nil {
-			return jsonrpc.ID{}, false
+			return id, ""
 		}
-		switch t {
-		case "id":
+		key, ok := t.(string)
+		if !ok {
+			return id, ""
+		}
+		if key == "id" {
 			v, err := dec.Token()
-			if err != nil {
-				return jsonrpc.ID{}, false
+			if _, nested := v.(json.Delim); err != nil || nested {
+				return jsonrpc.ID{}, ""
 			}
 			id = idFromToken(v)
-			continue
-		case "result", "error":
-			return id, id.IsValid()
-		case "method":
-			return jsonrpc.ID{}, false // a request or notification of the server's
 		}
+		if slices.Contains(stop, key) {
+			return id, key
+		}
+		if key == "id" {
+			continue
+		}
+		// Skip the member's value, however deep.
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {
-			return jsonrpc.ID{}, false
+			return id, ""
 		}
 	}
 }
@@ -320,37 +348,4 @@ func (f *lineFilter) reject(id jsonrpc.ID, code int64, msg string) {
 		return
 	}
 	_, _ = f.out.Write(append(b, '\n'))
-}
-
-// topLevelID reads the "id" member of a JSON-RPC object from a line that may
-// be cut short or broken further on, so the error can be matched to its
-// request. It reads tokens, so an "id" inside params is not mistaken for it.
-func topLevelID(line []byte) jsonrpc.ID {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return jsonrpc.ID{}
-	}
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return jsonrpc.ID{}
-		}
-		key, ok := t.(string)
-		if !ok {
-			return jsonrpc.ID{}
-		}
-		if key == "id" {
-			v, err := dec.Token()
-			if err != nil {
-				return jsonrpc.ID{}
-			}
-			return idFromToken(v)
-		}
-		// Skip the member's value, however deep.
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return jsonrpc.ID{}
-		}
-	}
 }

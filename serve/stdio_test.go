@@ -145,6 +145,7 @@ func TestTopLevelID(t *testing.T) {
 		{`{"jsonrpc":"2.0","params":{"id":"inner"},"id":"outer"}`, "outer"},
 		{`{"params":{"id":"inner"`, nil},
 		{`{"id":1.5}`, nil},
+		{`{"id":[7],"method":"x"}`, nil},
 		{`[1,2]`, nil},
 		{`nonsense`, nil},
 	} {
@@ -165,6 +166,8 @@ func TestResponseID(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":9,"method":"ping"}`, nil, false},
 		{`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`, nil, false},
 		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}`, nil, false},
+		{`{"jsonrpc":"2.0","id":{"n":4},"result":{}}`, nil, false},
+		{`{"jsonrpc":"2.0","result":{},"id":4}`, nil, false},
 	} {
 		id, ok := responseID([]byte(tc.line))
 		if ok != tc.ok || id.Raw() != tc.want {

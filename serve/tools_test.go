@@ -214,7 +214,7 @@ func TestResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc worldDoc
+	var doc WorldDoc
 	if err := json.Unmarshal([]byte(res.Contents[0].Text), &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -36,20 +36,9 @@ func NewControl(base string, hc *http.Client) *Control {
 	return &Control{base: strings.TrimSuffix(base, "/"), hc: hc}
 }
 
-// Base returns the control plane's URL.
-func (c *Control) Base() string { return c.base }
-
-// WorldInfo is what GET /control/world says about the served world.
-type WorldInfo struct {
-	World    string   `json:"world"`
-	Version  int      `json:"version"`
-	Hash     string   `json:"hash"`
-	Seed     uint64   `json:"seed"`
-	Variant  string   `json:"variant"`
-	Variants []string `json:"variants"`
-	Faults   string   `json:"faults"`
-	Profiles []string `json:"profiles"`
-}
+// WorldInfo is what GET /control/world says about the served world: the
+// server's own document type, so client and server cannot disagree on it.
+type WorldInfo = serve.WorldDoc
 
 // World reads GET /control/world.
 func (c *Control) World(ctx context.Context) (WorldInfo, error) {

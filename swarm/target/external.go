@@ -95,7 +95,7 @@ type ExternalCall struct {
 	Took   time.Duration
 }
 
-// Session is a connection held for one agent's calls.
+// ExternalSession is a connection held for one agent's calls.
 type ExternalSession struct {
 	e   *External
 	c   *conn

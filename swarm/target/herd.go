@@ -43,7 +43,7 @@ func CheckWorld(target string, info WorldInfo, w *engine.World, variant string) 
 		return fmt.Errorf("%s serves world %s (hash %.12s), not %s (hash %.12s): pass the same world file with --world", target, info.World, info.Hash, w.Name, w.Hash)
 	}
 	if variant != "" && info.Variant != variant {
-		return fmt.Errorf("%s shows the %s descriptions, not %s: a served world has one variant; serve one per variant, or use serve:%s to let the swarm start them", target, info.Variant, variant, "WORLD")
+		return fmt.Errorf("%s shows the %s descriptions, not %s: a served world has one variant; serve one per variant, or use serve:WORLD to let the swarm start them", target, info.Variant, variant)
 	}
 	return nil
 }

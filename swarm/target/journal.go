@@ -21,9 +21,12 @@ type servedCall struct {
 	Fault     string         `json:"fault"`
 	Committed bool           `json:"committed"`
 	Replayed  bool           `json:"replayed"`
-	Error     *struct {
-		Code string `json:"code"`
-	} `json:"error"`
+	Error     *servedError   `json:"error"`
+}
+
+// servedError is the part of a journal call's error a replay checks.
+type servedError struct {
+	Code string `json:"code"`
 }
 
 // parseNDJSON reads a journal as GET …/journal answers it, a call a line.
@@ -83,9 +86,7 @@ func callsFromMeta(v any) ([]servedCall, error) {
 		c.Replayed, _ = m["replayed"].(bool)
 		if e, ok := m["error"].(map[string]any); ok {
 			code, _ := e["code"].(string)
-			c.Error = &struct {
-				Code string `json:"code"`
-			}{code}
+			c.Error = &servedError{code}
 		}
 	}
 	return calls, nil

@@ -64,10 +64,7 @@ func (s *Served) World() *engine.World { return s.world }
 // Remote binds the target to a run's context and a meter: what an episode
 // needs to open its session (personas.Episode.Remote).
 func (s *Served) Remote(ctx context.Context, m Meter) personas.Remote {
-	if m == nil {
-		m = NoMeter{}
-	}
-	return remote{s: s, ctx: ctx, m: m}
+	return s.RemoteDeferred(ctx, m, nil)
 }
 
 // RemoteDeferred is Remote for an agent's last episode in a load run: its
@@ -76,7 +73,7 @@ func (s *Served) Remote(ctx context.Context, m Meter) personas.Remote {
 // waits for its journal, which the next reset of that connection returns
 // (the next episode's first call, _meta serve.ResetMeta with
 // return_journal) — no control plane request of its own. Drain reads the
-// journals no reset will.
+// journals no reset will. A nil idle is Remote.
 func (s *Served) RemoteDeferred(ctx context.Context, m Meter, idle func()) personas.Remote {
 	if m == nil {
 		m = NoMeter{}
