@@ -23,6 +23,15 @@ type FaultProfile struct {
 	byTool []*ToolFaults // per tool index; nil entries have no faults
 }
 
+// ProfileName is p's name, and "none" for a nil profile: a session made
+// with no profile has no faults, like the built-in "none".
+func ProfileName(p *FaultProfile) string {
+	if p == nil {
+		return "none"
+	}
+	return p.Name
+}
+
 // ToolFaults are the faults and latency of one tool under one profile.
 type ToolFaults struct {
 	Latency Latency

@@ -52,7 +52,7 @@ type faultsBody struct {
 
 func (s *Server) getFaults(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
-		"profile":  profileName(s.sessions.currentProfile()),
+		"profile":  engine.ProfileName(s.sessions.currentProfile()),
 		"profiles": profileNames(s.world),
 	})
 }

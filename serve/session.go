@@ -128,17 +128,10 @@ func (ws *worldSession) infoLocked() SessionInfo {
 		Key:     ws.key,
 		Seed:    ws.sess.Base().Seed(),
 		Calls:   ws.sess.Calls(),
-		Profile: profileName(ws.sess.Profile()),
+		Profile: engine.ProfileName(ws.sess.Profile()),
 		Created: ws.created,
 		Closed:  ws.closed.Load(),
 	}
-}
-
-func profileName(p *engine.FaultProfile) string {
-	if p == nil {
-		return "none"
-	}
-	return p.Name
 }
 
 // state returns the session's records as canonical JSON.

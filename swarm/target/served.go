@@ -120,7 +120,7 @@ func (s *Served) open(ctx context.Context, ep personas.Episode, attempt *engine.
 	if ep.Base.World() != s.world {
 		return nil, fmt.Errorf("%s: the episode's world is %s, the target serves %s", s.name, ep.Base.World().Name, s.world.Name)
 	}
-	if p := profileName(ep.Profile); p != s.profile {
+	if p := engine.ProfileName(ep.Profile); p != s.profile {
 		return nil, fmt.Errorf("%s: the episode's fault profile is %s, the target serves %s", s.name, p, s.profile)
 	}
 	c, err := s.take(ctx)
@@ -169,11 +169,4 @@ func (s *Served) Close() error {
 		s.after = nil
 	}
 	return first
-}
-
-func profileName(p *engine.FaultProfile) string {
-	if p == nil {
-		return "none"
-	}
-	return p.Name
 }
