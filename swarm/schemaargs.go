@@ -76,7 +76,11 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-func properties(s schema) (props map[string]any, names []string, required []string) {
+// SchemaProperties reads an object schema (JSON Schema as decoded into
+// maps): its properties, their names in order, and the required ones.
+// Both the argument generator and the CLI's lint of a server's tools read
+// schemas through it.
+func SchemaProperties(s map[string]any) (props map[string]any, names []string, required []string) {
 	props, _ = s["properties"].(map[string]any)
 	for n := range props {
 		names = append(names, n)
@@ -98,7 +102,7 @@ func properties(s schema) (props map[string]any, names []string, required []stri
 // and strings at their length limits — valid, and where servers break.
 func validArgs(s schema, rng *rand.Rand, boundary bool) map[string]any {
 	args := map[string]any{}
-	props, names, required := properties(firstOption(s))
+	props, names, required := SchemaProperties(firstOption(s))
 	for _, n := range names {
 		ps, _ := props[n].(map[string]any)
 		if !slices.Contains(required, n) && rng.IntN(2) == 0 {
@@ -257,7 +261,7 @@ type mutation struct {
 // schema refuses nothing a client can send (no properties, extras allowed).
 func invalidArgs(s schema, rng *rand.Rand) (args map[string]any, how string, ok bool) {
 	s = firstOption(s)
-	props, names, required := properties(s)
+	props, names, required := SchemaProperties(s)
 	var ms []mutation
 	if len(required) > 0 {
 		ms = append(ms, mutation{"missing required " + strings.Join(required, ", "), func(a map[string]any, r *rand.Rand) {

@@ -101,20 +101,7 @@ func lintTools(tools []*mcp.Tool) []lint.Tool {
 				Destructive: a.DestructiveHint == nil || *a.DestructiveHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
 		}
 		if s, ok := t.InputSchema.(map[string]any); ok {
-			props, _ := s["properties"].(map[string]any)
-			var required []string
-			if req, ok := s["required"].([]any); ok {
-				for _, r := range req {
-					if str, ok := r.(string); ok {
-						required = append(required, str)
-					}
-				}
-			}
-			names := make([]string, 0, len(props))
-			for n := range props {
-				names = append(names, n)
-			}
-			slices.Sort(names)
+			props, names, required := swarm.SchemaProperties(s)
 			for _, n := range names {
 				ps, _ := props[n].(map[string]any)
 				p := lint.Param{Name: n, Required: slices.Contains(required, n)}
