@@ -5,7 +5,9 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"cel.dev/cel-go/common/types"
@@ -273,6 +275,33 @@ func (w *World) Goal(name string) *Goal { return w.goalByName[name] }
 
 // Profile returns the named fault profile or nil.
 func (w *World) Profile(name string) *FaultProfile { return w.profileByName[name] }
+
+// FindProfile is Profile, with an error naming the profiles the world has
+// when it has no such one.
+func (w *World) FindProfile(name string) (*FaultProfile, error) {
+	if p := w.profileByName[name]; p != nil {
+		return p, nil
+	}
+	return nil, fmt.Errorf("world %s has no fault profile %q (it has %s)", w.Name, name, strings.Join(w.ProfileNames(), ", "))
+}
+
+// ProfileNames lists the world's fault profiles by name, "none" first.
+func (w *World) ProfileNames() []string {
+	names := make([]string, len(w.Profiles))
+	for i, p := range w.Profiles {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// ToolNames lists the world's tools by name, in file order.
+func (w *World) ToolNames() []string {
+	names := make([]string, len(w.Tools))
+	for i, t := range w.Tools {
+		names[i] = t.Name
+	}
+	return names
+}
 
 // ErrorCodes lists every error code a call into this world can return.
 func (w *World) ErrorCodes() []string { return w.errorCodes }

@@ -182,10 +182,9 @@ func (l *localWorld) ResetSeed(_ context.Context, session string, seed uint64) e
 func (l *localWorld) SetFaults(_ context.Context, profile string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	w := l.base.World()
-	p := w.Profile(profile)
-	if p == nil {
-		return fmt.Errorf("world %s has no fault profile %q (it has %s)", w.Name, profile, profileNames(w))
+	p, err := l.base.World().FindProfile(profile)
+	if err != nil {
+		return err
 	}
 	l.sess.SetProfile(p)
 	return nil

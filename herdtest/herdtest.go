@@ -111,9 +111,9 @@ func Start(t testing.TB, world string, opts ...Option) *World {
 }
 
 func (w *World) startLocal(o options, seed uint64) error {
-	profile := w.world.Profile(o.faults)
-	if profile == nil {
-		return fmt.Errorf("no fault profile %q (it has %s)", o.faults, profileNames(w.world))
+	profile, err := w.world.FindProfile(o.faults)
+	if err != nil {
+		return err
 	}
 	base, err := w.world.Seed(seed)
 	if err != nil {
@@ -200,14 +200,6 @@ func (w *World) Call(tool string, args map[string]any) engine.Result {
 			Message: "herdtest: the world is served; call " + tool + " with an MCP client on Endpoint()"}}
 	}
 	return w.local.call(tool, args)
-}
-
-func profileNames(w *engine.World) string {
-	names := make([]string, len(w.Profiles))
-	for i, p := range w.Profiles {
-		names[i] = p.Name
-	}
-	return strings.Join(names, ", ")
 }
 
 // localWorld is the one engine session of an in-process world. The engine's

@@ -127,7 +127,7 @@ func (p *descParser) parse(data []byte) map[string]map[string]string {
 		}
 		seen[tool] = key
 		if p.world.Tool(tool) == nil {
-			p.errAt(key, "unknown tool %q; world %s has %s", tool, p.world.Name, strings.Join(toolNamesOf(p.world), ", "))
+			p.errAt(key, "unknown tool %q; world %s has %s", tool, p.world.Name, strings.Join(p.world.ToolNames(), ", "))
 			continue
 		}
 		switch val.Kind {
@@ -260,14 +260,6 @@ func (p *descParser) checkNewVariants(mapped []perVariant) {
 			}
 		}
 	}
-}
-
-func toolNamesOf(w *engine.World) []string {
-	out := make([]string, len(w.Tools))
-	for i, t := range w.Tools {
-		out[i] = t.Name
-	}
-	return out
 }
 
 // describeNode names what a YAML node is, for "want X, got Y" messages.

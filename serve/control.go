@@ -53,7 +53,7 @@ type faultsBody struct {
 func (s *Server) getFaults(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"profile":  engine.ProfileName(s.sessions.currentProfile()),
-		"profiles": profileNames(s.world),
+		"profiles": s.world.ProfileNames(),
 	})
 }
 

@@ -115,7 +115,7 @@ func (s *Server) worldDoc() WorldDoc {
 	d := WorldDoc{
 		World: w.Name, Version: w.Version, Hash: w.Hash, Description: w.Description,
 		Seed: s.seed, Variant: s.variant, Variants: w.Variants,
-		Faults: engine.ProfileName(s.sessions.currentProfile()), Profiles: profileNames(w),
+		Faults: engine.ProfileName(s.sessions.currentProfile()), Profiles: w.ProfileNames(),
 		ErrorCodes: w.ErrorCodes(),
 		Tools:      make([]ToolDoc, 0, len(w.Tools)),
 		Resources:  []string{s.worldURI(), s.schemaURI()},

@@ -111,15 +111,15 @@ func New(opts Options) (*Server, error) {
 		variant = w.Variants[0]
 	}
 	if !w.HasVariant(variant) {
-		return nil, fmt.Errorf("world %s: no description variant %q (have: %s)", w.Name, variant, joinNames(w.Variants))
+		return nil, fmt.Errorf("world %s: no description variant %q (have: %s)", w.Name, variant, strings.Join(w.Variants, ", "))
 	}
 	faults := opts.Faults
 	if faults == "" {
 		faults = "none"
 	}
-	profile := w.Profile(faults)
-	if profile == nil {
-		return nil, fmt.Errorf("world %s: no fault profile %q (have: %s)", w.Name, faults, joinNames(profileNames(w)))
+	profile, err := w.FindProfile(faults)
+	if err != nil {
+		return nil, err
 	}
 	s := &Server{
 		world:   w,
@@ -173,9 +173,9 @@ func (s *Server) Sessions() []SessionInfo {
 
 // SetFaults switches the fault profile of every session and of new ones.
 func (s *Server) SetFaults(name string) error {
-	p := s.world.Profile(name)
-	if p == nil {
-		return fmt.Errorf("world %s: no fault profile %q (have: %s)", s.world.Name, name, joinNames(profileNames(s.world)))
+	p, err := s.world.FindProfile(name)
+	if err != nil {
+		return err
 	}
 	s.sessions.setProfile(p)
 	s.log.Info("fault profile switched", "profile", name)
@@ -283,16 +283,6 @@ func (s *Server) watchClose(ss *mcp.ServerSession) {
 	_ = ss.Wait()
 	s.sessions.closeMCP(ss)
 	s.log.Info("session closed", "session", ss.ID())
-}
-
-func joinNames(names []string) string { return strings.Join(names, ", ") }
-
-func profileNames(w *engine.World) []string {
-	names := make([]string, len(w.Profiles))
-	for i, p := range w.Profiles {
-		names[i] = p.Name
-	}
-	return names
 }
 
 // sdkLogger is the logger handed to the SDK: it reports every session

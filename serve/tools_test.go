@@ -279,7 +279,7 @@ func TestNewRefusesBadOptions(t *testing.T) {
 	}{
 		{Options{}, "no world"},
 		{Options{World: w, Variant: "terse"}, `no description variant "terse" (have: clear, ambiguous)`},
-		{Options{World: w, Faults: "chaos"}, `no fault profile "chaos" (have: none, realistic, hostile)`},
+		{Options{World: w, Faults: "chaos"}, `world crm has no fault profile "chaos" (it has none, realistic, hostile)`},
 	} {
 		_, err := New(tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

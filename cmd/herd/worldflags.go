@@ -9,14 +9,11 @@ import (
 // faultProfile resolves --faults against a world, naming the profiles it
 // has when it has no such one.
 func faultProfile(w *engine.World, name string) (*engine.FaultProfile, error) {
-	if p := w.Profile(name); p != nil {
-		return p, nil
+	p, err := w.FindProfile(name)
+	if err != nil {
+		return nil, usageErrf("--faults: %v", err)
 	}
-	names := make([]string, len(w.Profiles))
-	for i, p := range w.Profiles {
-		names[i] = p.Name
-	}
-	return nil, usageErrf("--faults: world %s has no fault profile %q (it has %s)", w.Name, name, strings.Join(names, ", "))
+	return p, nil
 }
 
 // goalNames lists a world's goals, comma-separated, in file order.
