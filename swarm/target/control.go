@@ -235,7 +235,7 @@ func (c *Control) do(ctx context.Context, method, path string, body []byte) ([]b
 			msg = e.Error
 		}
 		if len(msg) > 300 {
-			msg = msg[:300] + "…"
+			msg = strings.ToValidUTF8(msg[:300], "") + "…" // not half a character
 		}
 		return nil, fmt.Errorf("control plane %s %s: %s: %s", method, c.base+path, resp.Status, msg)
 	}
