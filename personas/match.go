@@ -27,7 +27,7 @@ type reading struct {
 // neighbours is every key related to a, with the best relation to each:
 // the world's lexicon first, then the domain's, then general English, with
 // opposites left out.
-func (r *relater) neighbours(a string) map[string]wordMatch {
+func (r *relater) neighbours(a string, asVerb bool) map[string]wordMatch {
 	out := map[string]wordMatch{}
 	put := func(b string, w wordMatch) {
 		if b == a || w.weight <= 0 {
@@ -46,7 +46,7 @@ func (r *relater) neighbours(a string) map[string]wordMatch {
 			out[b] = wordMatch{weight: w, kind: relDomain, word: b}
 		}
 	}
-	for _, rel := range r.general.relations(a) {
+	for _, rel := range r.general.relations(a, asVerb) {
 		if r.opposes(a, rel.to) || r.domain.weight(a, rel.to) > 0 {
 			continue
 		}
@@ -60,25 +60,34 @@ func (r *relater) neighbours(a string) map[string]wordMatch {
 // matcher caches neighbours per key while a model is built.
 type matcher struct {
 	r  *relater
-	nb map[string]map[string]wordMatch
+	nb [2]map[string]map[string]wordMatch // as any word, as a verb
 }
 
-func (mt *matcher) of(a string) map[string]wordMatch {
-	if n, ok := mt.nb[a]; ok {
+func newMatcher(r *relater) *matcher {
+	return &matcher{r: r, nb: [2]map[string]map[string]wordMatch{{}, {}}}
+}
+
+func (mt *matcher) of(a string, asVerb bool) map[string]wordMatch {
+	i := 0
+	if asVerb {
+		i = 1
+	}
+	if n, ok := mt.nb[i][a]; ok {
 		return n
 	}
-	n := mt.r.neighbours(a)
-	mt.nb[a] = n
+	n := mt.r.neighbours(a, asVerb)
+	mt.nb[i][a] = n
 	return n
 }
 
-// find is the best match of key a among seqs, per strength class.
-func (mt *matcher) find(a string, seqs ...[]string) matches {
+// find is the best match of key a among seqs, per strength class; a
+// goal's action (asVerb) matches through its verb senses only.
+func (mt *matcher) find(a string, asVerb bool, seqs ...[]string) matches {
 	var ms matches
 	if a == "" {
 		return ms
 	}
-	nb := mt.of(a)
+	nb := mt.of(a, asVerb)
 	for _, seq := range seqs {
 		for _, b := range seq {
 			if b == a {
@@ -99,13 +108,13 @@ func (mt *matcher) opposition(verb string, actions []string) string {
 		return ""
 	}
 	same := []string{verb}
-	for b, w := range mt.of(verb) {
+	for b, w := range mt.of(verb, true) {
 		if w.weight >= 1 && (w.kind == relDomain || w.kind == relWorld) {
 			same = append(same, b)
 		}
 	}
 	for _, a := range actions {
-		if mt.find(verb, []string{a}).best(0).weight >= 0.5 {
+		if mt.find(verb, true, []string{a}).best(0).weight >= 0.5 {
 			continue // the tool does the verb too (a toggle, or a synonym)
 		}
 		for _, s := range same {
@@ -124,15 +133,15 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 		for lv := range views[ti] {
 			v := &views[ti][lv]
 			tm := &rd.tools[ti][lv]
-			tm.verbPlace = mt.find(in.verb, v.verbs)
-			tm.incidental = mt.find(in.verb, v.words)
-			tm.negated = mt.find(in.verb, v.negated)
+			tm.verbPlace = mt.find(in.verb, true, v.verbs)
+			tm.incidental = mt.find(in.verb, true, v.words)
+			tm.negated = mt.find(in.verb, true, v.negated)
 			tm.opposed = mt.opposition(in.verb, v.verbs)
-			tm.also = mt.find(in.verb, v.also)
+			tm.also = mt.find(in.verb, true, v.also)
 			tm.ctx = make([]matches, len(in.words))
 			for i, iw := range in.words {
 				if iw.weight > 0 {
-					tm.ctx[i] = mt.find(iw.stem, v.words, v.aside)
+					tm.ctx[i] = mt.find(iw.stem, false, v.words, v.aside)
 				}
 			}
 			if len(v.redirects) > 0 {
@@ -145,7 +154,7 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 				for k, red := range v.redirects {
 					tm.relevance[k] = make([]matches, len(red.purpose))
 					for j, pw := range red.purpose {
-						tm.relevance[k][j] = mt.find(pw, all)
+						tm.relevance[k][j] = mt.find(pw, false, all)
 					}
 				}
 			}

@@ -111,7 +111,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 			m.lists[ri] = append(m.lists[ri], i)
 		}
 	}
-	mt := &matcher{r: m.rel, nb: map[string]map[string]wordMatch{}}
+	mt := newMatcher(m.rel)
 	m.byGoal = make(map[*engine.Goal]*goalView, len(w.Goals))
 	for _, g := range w.Goals {
 		gv := m.newGoalView(g, mt)

@@ -109,7 +109,7 @@ func TestWorldLexiconExtendsTheBuiltIn(t *testing.T) {
 		t.Errorf("hide ~ remove is 0.75 in the domain lexicon, scaled by literalness: %+v", m)
 	}
 	seq, _ := r.augment(stems("please look up the order"))
-	if m := (&matcher{r: r, nb: map[string]map[string]wordMatch{}}).find(stem("find"), seq); m.best(0).weight != 0.8 {
+	if m := newMatcher(r).find(stem("find"), true, seq); m.best(0).weight != 0.8 {
 		t.Errorf("a phrase matches as consecutive words: %+v", m)
 	}
 	if r.relate(stem("hide"), stem("delete")).kind != relNone {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/herd-sh/herd/internal/wordnet"
 )
 
 // relKind says through what a tool's word matched a goal's word: the
@@ -91,22 +93,28 @@ type relater struct {
 	world, domain *lexicon
 	antonyms      map[string]map[string]bool
 	general       generalEnglish
-	phrases       map[string][][]string // first stem → phrase keys' stems, longest first
+	phrases       map[string][]generalPhrase // first token → phrases, longest first
 }
 
 func newRelater(world map[string][]string) *relater {
 	r := &relater{world: worldLexicon(world), domain: newLexicon(builtinLexicon), antonyms: antonymSet(builtinAntonyms),
-		general: defaultGeneral, phrases: map[string][][]string{}}
-	for _, src := range [][][]string{r.domain.phrases(), r.world.phrases(), r.general.phrases()} {
-		for _, p := range src {
-			if len(p) < 2 || slices.ContainsFunc(r.phrases[p[0]], func(q []string) bool { return slices.Equal(p, q) }) {
-				continue
-			}
-			r.phrases[p[0]] = append(r.phrases[p[0]], p)
+		general: defaultGeneral, phrases: map[string][]generalPhrase{}}
+	add := func(p generalPhrase) {
+		if len(p.words) < 2 || slices.ContainsFunc(r.phrases[p.words[0]], func(q generalPhrase) bool { return q.key == p.key }) {
+			return
+		}
+		r.phrases[p.words[0]] = append(r.phrases[p.words[0]], p)
+	}
+	for _, lx := range []*lexicon{r.domain, r.world} {
+		for _, ws := range lx.phrases() {
+			add(generalPhrase{words: ws, key: strings.Join(ws, " ")})
 		}
 	}
+	for _, p := range r.general.phrases() {
+		add(p)
+	}
 	for k, ps := range r.phrases {
-		slices.SortStableFunc(ps, func(a, b []string) int { return len(b) - len(a) })
+		slices.SortStableFunc(ps, func(a, b generalPhrase) int { return len(b.words) - len(a.words) })
 		r.phrases[k] = ps
 	}
 	return r
@@ -126,12 +134,13 @@ func (r *relater) relate(a, b string) wordMatch {
 	if w := r.domain.weight(a, b); w > 0 {
 		return wordMatch{weight: w, kind: relDomain, word: b}
 	}
-	if rel, ok := r.general.related(a, b); ok {
-		if f := generalKindFactor[rel.kind]; f > 0 {
-			return wordMatch{weight: rel.weight * f, kind: rel.kind, word: b}
+	best := wordMatch{}
+	for _, rel := range r.general.relations(a, false) {
+		if rel.to == b && rel.weight*generalKindFactor[rel.kind] > best.weight {
+			best = wordMatch{weight: rel.weight * generalKindFactor[rel.kind], kind: rel.kind, word: b}
 		}
 	}
-	return wordMatch{}
+	return best
 }
 
 // match finds goal key a in a tool's keys, per strength class.
@@ -166,21 +175,20 @@ func (r *relater) opposes(a, b string) bool {
 
 // augment appends to seq the phrase keys it contains ("call off"), so
 // that a phrase matches as a whole while its words still match alone.
-// starts reports which phrase keys begin at seq's first word.
+// first lists the phrase keys that begin at seq's first word.
 func (r *relater) augment(seq []string) (out []string, first []string) {
 	out = seq
 	for i := range seq {
 		for _, p := range r.phrases[seq[i]] {
-			if i+len(p) <= len(seq) && slices.Equal(seq[i:i+len(p)], p) {
-				k := strings.Join(p, " ")
-				if !slices.Contains(out[len(seq):], k) {
+			if i+len(p.words) <= len(seq) && slices.Equal(seq[i:i+len(p.words)], p.words) {
+				if !slices.Contains(out[len(seq):], p.key) {
 					if len(out) == len(seq) {
 						out = slices.Clip(out)
 					}
-					out = append(out, k)
+					out = append(out, p.key)
 				}
-				if i == 0 {
-					first = append(first, k)
+				if i == 0 && !slices.Contains(first, p.key) {
+					first = append(first, p.key)
 				}
 			}
 		}
@@ -195,36 +203,114 @@ type generalRelation struct {
 	weight float64
 }
 
+// generalPhrase is a multi-word lemma: its words as the reader's tokens
+// (stop words dropped) and its key in the general layer.
+type generalPhrase struct {
+	words []string
+	key   string
+}
+
 // generalEnglish is the seam to the general-English layer: a stemmer, the
-// relations between stems, antonyms, how verb-like a word is, and the
-// multi-word verbs it knows.
+// relations of a stem (of its verb senses only, for a goal's action),
+// antonyms, how verb-like a word is (NaN when unknown), and the multi-word
+// verbs it knows.
 type generalEnglish interface {
 	stem(word string) string
-	related(a, b string) (generalRelation, bool)
-	relations(a string) []generalRelation
+	relations(a string, asVerb bool) []generalRelation
 	antonym(a, b string) bool
 	verbShare(stem string) float64
-	phrases() [][]string
+	phrases() []generalPhrase
+}
+
+// wordnetEnglish is the general layer of internal/wordnet: Porter2 stems
+// with WordNet's exception lists, and WordNet 3.1's relations weighted by
+// sense frequency.
+type wordnetEnglish struct{}
+
+// minGeneralWeight: weaker general relations are noise to a reader.
+const minGeneralWeight = 0.15
+
+func (wordnetEnglish) stem(w string) string { return wordnet.Stem(w) }
+
+func (wordnetEnglish) relations(a string, asVerb bool) []generalRelation {
+	var out []generalRelation
+	for _, r := range wordnet.Relations(a) {
+		k, ok := wordnetKinds[r.Kind]
+		if !ok {
+			continue
+		}
+		w := r.Weight
+		if asVerb {
+			if r.POS != wordnet.Verb {
+				continue
+			}
+		} else {
+			w *= wordnet.POSShare(a, r.POS)
+		}
+		if w < minGeneralWeight {
+			continue
+		}
+		out = append(out, generalRelation{to: r.To, kind: k, weight: w})
+	}
+	return out
+}
+
+var wordnetKinds = map[wordnet.Kind]relKind{wordnet.Synonym: relSynonym, wordnet.Derived: relDerived,
+	wordnet.Hypernym: relHypernym, wordnet.Hyponym: relHyponym, wordnet.Similar: relSimilar}
+
+// antonym: WordNet's verb antonyms of some weight ("hide" and "show").
+func (wordnetEnglish) antonym(a, b string) bool {
+	for _, r := range wordnet.Relations(a) {
+		if r.To == b && r.Kind == wordnet.Antonym && r.POS == wordnet.Verb && r.Weight >= minGeneralWeight {
+			return true
+		}
+	}
+	return false
+}
+
+func (wordnetEnglish) verbShare(k string) float64 {
+	if wordnet.POSOf(k) == 0 {
+		return math.NaN()
+	}
+	return wordnet.VerbShare(k)
+}
+
+func (wordnetEnglish) phrases() []generalPhrase {
+	var out []generalPhrase
+	for _, p := range wordnet.Phrases() {
+		if p.POS&wordnet.Verb == 0 {
+			continue // a reader needs the multi-word verbs: call off, take down
+		}
+		var ws []string
+		for _, w := range p.Words {
+			if !stopWords[w] {
+				ws = append(ws, w)
+			}
+		}
+		if len(ws) >= 2 {
+			out = append(out, generalPhrase{words: ws, key: p.Key})
+		}
+	}
+	return out
 }
 
 // lightEnglish is the general layer without a dictionary: the light
-// stemmer and no relations.
+// stemmer and no relations. Tests use it to show what the dictionary adds.
 type lightEnglish struct{}
 
-func (lightEnglish) stem(w string) string                           { return lightStem(w) }
-func (lightEnglish) related(string, string) (generalRelation, bool) { return generalRelation{}, false }
-func (lightEnglish) relations(string) []generalRelation             { return nil }
-func (lightEnglish) antonym(string, string) bool                    { return false }
-func (lightEnglish) verbShare(string) float64                       { return math.NaN() }
-func (lightEnglish) phrases() [][]string                            { return nil }
+func (lightEnglish) stem(w string) string                     { return lightStem(w) }
+func (lightEnglish) relations(string, bool) []generalRelation { return nil }
+func (lightEnglish) antonym(string, string) bool              { return false }
+func (lightEnglish) verbShare(string) float64                 { return math.NaN() }
+func (lightEnglish) phrases() []generalPhrase                 { return nil }
 
-var defaultGeneral generalEnglish = lightEnglish{}
+var defaultGeneral generalEnglish = wordnetEnglish{}
 
 // isAction reports whether a key names an action: a read verb, a word of
 // either lexicon or of an opposite pair, or a word general English uses
 // mostly as a verb.
 func (r *relater) isAction(k string) bool {
-	if readVerbs[k] || r.domain.words[k] != nil || r.world.words[k] != nil || r.antonyms[k] != nil {
+	if r.isActionWord(k) {
 		return true
 	}
 	return r.general.verbShare(k) >= 0.5
