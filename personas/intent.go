@@ -73,6 +73,7 @@ var clauseBreak = regexp.MustCompile(`(?i)[.!?;:—–]+|\s-\s|,?\s+(?:and then|
 func parseIntent(text string, isAction func(string) bool, r *relater) []intent {
 	var words []string
 	var verbs []string
+	unknown := "" // the first imperative clause's first word, when no action word starts any
 	seen := map[string]bool{}
 	addWord := func(w string) {
 		if !seen[w] && !lightVerbs[w] {
@@ -108,12 +109,19 @@ func parseIntent(text string, isAction func(string) bool, r *relater) []intent {
 			}
 			if isAction(w) && !slices.Contains(verbs, w) {
 				verbs = append(verbs, w)
+			} else if !isAction(w) && unknown == "" {
+				unknown = w
 			}
 			break
 		}
 	}
 	if len(words) == 0 {
 		return []intent{{}}
+	}
+	if len(verbs) == 0 && unknown != "" {
+		// "Frobnicate the widget": the goal names an action no tool or
+		// dictionary knows; a noun elsewhere in it is no verb.
+		verbs = []string{unknown}
 	}
 	if len(verbs) == 0 {
 		for _, w := range words {

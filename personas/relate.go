@@ -323,8 +323,8 @@ func (r *relater) isActionWord(k string) bool {
 }
 
 // inFamily reports whether k is head or a word the domain lexicon relates
-// to it closely: inFamily("purg", "delete") is true.
-func (r *relater) inFamily(k, head string) bool {
+// to it at least at min: inFamily("purg", "delete", 0.8) is true.
+func (r *relater) inFamily(k, head string, min float64) bool {
 	h := key(head)
-	return k == h || r.domain.weight(k, h) >= 0.6
+	return k == h || r.domain.weight(k, h) >= min
 }

@@ -299,6 +299,10 @@ var verbFrame = regexp.MustCompile(`^(?i)(?:(?:[a-z]+ly|simply|just|also)\s+)*(?
 // delivered order and refund it", "…, then notifies the owner".
 var alsoVerb = regexp.MustCompile(`(?i)(?:\band|\bthen|\balso|\bplus)\s+(?:it\s+|also\s+|automatically\s+)?([a-z]+)`)
 
+// readOnlyClaim is a sentence saying the tool only reads: "Read-only.",
+// "This tool is read-only", "Read only: …" — not "it becomes read-only".
+var readOnlyClaim = regexp.MustCompile(`^(?i)(?:(?:this(?: tool| endpoint)?|it) is )?(?:read[- ]only|does not (?:change|modify|write) anything|never (?:changes|modifies|writes)|only reads)\b`)
+
 // outputWords start a sentence that describes output, not an action:
 // "Returns the contact's id."
 var outputWords = setOf("returns", "yields", "outputs", "responds")
@@ -441,7 +445,7 @@ func (v *view) read(s *segment, toolIndex map[string]int, self int, r *relater, 
 		v.cues[cuePreserveWarn] += w * warningLabelCue
 	}
 	v.promo += countPromo(seq, w)
-	if containsRun(seq, []string{stem("read"), stem("only")}) {
+	if readOnlyClaim.MatchString(trimmed) {
 		v.readOnly = true
 	}
 	if len(denied) > 0 {
@@ -464,13 +468,14 @@ func disagreement(t *engine.Tool, v *view, lv attentionLevel, r *relater) string
 	if v.verb == "" {
 		textVerbs = v.verbs
 	}
-	destroys := func(w string) bool { return r.inFamily(w, "delete") }
-	keeps := func(w string) bool { return r.inFamily(w, "archive") && !destroys(w) }
+	// Trashing is not destroying (0.6); purging is (0.8).
+	destroys := func(w string) bool { return r.inFamily(w, "delete", 0.8) }
+	keeps := func(w string) bool { return r.inFamily(w, "archive", 0.6) && !destroys(w) }
 	textDestroys, textKeeps, textWrites := false, false, false
 	for _, w := range textVerbs {
 		textDestroys = textDestroys || destroys(w)
 		textKeeps = textKeeps || keeps(w)
-		textWrites = textWrites || destroys(w) || r.inFamily(w, "update") || r.inFamily(w, "create")
+		textWrites = textWrites || destroys(w) || r.inFamily(w, "update", 0.7) || r.inFamily(w, "create", 0.7)
 	}
 	nameWarns := false
 	for _, w := range v.name {
@@ -478,35 +483,21 @@ func disagreement(t *engine.Tool, v *view, lv attentionLevel, r *relater) string
 	}
 	full := lv == seeEverything
 	annDestroys := full && t.Annotations.Destructive
-	// Cues counted so far include the annotation's own; compare with the
-	// text's words instead.
-	textWarns := false
-	for _, c := range cues {
-		if c.kind == cuePreserveWarn && containsRun(v.words, c.words) {
-			textWarns = true
-		}
-	}
+	// The cues counted so far include the annotation's own warning.
+	textWarns := v.cues[cuePreserveWarn] > 0 && !(annDestroys && v.cues[cuePreserveWarn] <= 1)
+	textKeeps = textKeeps || v.cues[cuePreserveReassure] > 0 && !textWarns
 	switch {
 	case (nameWarns || annDestroys) && textKeeps && !textDestroys && !textWarns:
 		if nameWarns {
-			return "the name says it destroys; the text says it " + firstOf(textVerbs, keeps)
+			return "the name says it destroys; the text says it keeps the data"
 		}
-		return "annotated destructive; the text says it " + firstOf(textVerbs, keeps)
+		return "annotated destructive; the text says it keeps the data"
 	case keeps(v.verb) && (textDestroys || textWarns):
 		return "the name says it keeps data; the text says it destroys"
 	case full && t.Annotations.ReadOnly && textWrites:
 		return "annotated read-only; the text says it writes"
 	case full && !t.Annotations.Destructive && (t.Annotations.ReadOnly || t.Annotations.Idempotent) && textWarns && !textDestroys:
 		return "annotated non-destructive; the text warns of loss"
-	}
-	return ""
-}
-
-func firstOf(ws []string, f func(string) bool) string {
-	for _, w := range ws {
-		if f(w) {
-			return w
-		}
 	}
 	return ""
 }
