@@ -278,7 +278,12 @@ func (d *dist) toolScores(m *Model, tried []int) []ToolScore {
 }
 
 // round4 keeps traces short and their JSON stable to read.
-func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+func round4(x float64) float64 {
+	if r := math.Round(x*1e4) / 1e4; r != 0 {
+		return r
+	}
+	return 0 // never -0, which JSON prints as "-0"
+}
 
 // lookupIntent is what an agent that needs an id reads list tools for.
 func lookupIntent(rt *engine.RecordType, field string, r *relater, isAction func(string) bool) intent {

@@ -92,9 +92,9 @@ var promoTexts = func() [][]string {
 	var out [][]string
 	for _, t := range []string{"best", "recommended", "recommend", "always use", "most reliable", "reliable",
 		"preferred", "official", "fastest", "most accurate", "accurate", "trusted", "ideal", "perfect", "superior",
-		"first choice", "go to", "optimal", "guaranteed", "highly", "definitive", "authoritative", "canonical",
+		"first choice", "optimal", "guaranteed", "highly", "definitive", "authoritative", "canonical",
 		"right tool", "better", "powerful", "robust", "state of the art", "industry leading", "top rated",
-		"world class", "must use", "use this first", "always"} {
+		"world class", "use this first", "always"} {
 		out = append(out, stems(t))
 	}
 	return out
@@ -320,7 +320,11 @@ func actionWord(raw string) string {
 	if stopWords[w] || outputWords[w] || strings.Contains(w, "_") {
 		return ""
 	}
-	return stem(w)
+	st := stem(w)
+	if strings.HasSuffix(w, "ed") && st != w && len(first) > 1 {
+		return "" // a participle describing a record: "Archived contacts are hidden…"
+	}
+	return st
 }
 
 func isWordRune(r rune) bool {
