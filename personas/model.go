@@ -309,7 +309,8 @@ type fill struct {
 func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	w := m.world
 	gv := &goalView{goal: g, idKeyFor: map[string]string{}}
-	gv.actions = parseIntent(removePlaceholders(g.Intent), m.isAction, m.rel)
+	strong := func(k string) bool { return m.verbs[k] || m.rel.isActionWord(k) }
+	gv.actions = parseIntentWith(removePlaceholders(g.Intent), m.isAction, strong, m.rel)
 	for _, in := range gv.actions {
 		gv.readings = append(gv.readings, mt.newReading(in, m.views))
 	}
