@@ -31,6 +31,10 @@ type Model struct {
 	lists   [][]int
 	all     []int           // every tool index
 	verbs   map[string]bool // the tools' action words
+	// actions are the words that name an action: the tools' action words,
+	// both lexicons' words, read verbs and opposites (for readers of error
+	// messages and other texts after the first choice).
+	actions map[string]bool
 
 	meantOnce sync.Once // meant is found by trying tools on the world, once, on first use
 }
@@ -110,6 +114,18 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 		case t.Kind == engine.KindList:
 			m.lists[ri] = append(m.lists[ri], i)
 		}
+	}
+	m.actions = maps.Clone(m.verbs)
+	for _, lx := range []*lexicon{m.rel.domain, m.rel.world} {
+		for k := range lx.words {
+			m.actions[k] = true
+		}
+	}
+	for k := range readVerbs {
+		m.actions[k] = true
+	}
+	for k := range m.rel.antonyms {
+		m.actions[k] = true
 	}
 	mt := newMatcher(m.rel)
 	m.byGoal = make(map[*engine.Goal]*goalView, len(w.Goals))
