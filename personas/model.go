@@ -36,7 +36,9 @@ type Model struct {
 	// messages and other texts after the first choice).
 	actions map[string]bool
 
-	meantOnce sync.Once // meant is found by trying tools on the world, once, on first use
+	// meantOnce: meant is found by trying tools on the world, once, on
+	// first use (a pointer, so that a copy of the model shares it).
+	meantOnce *sync.Once
 }
 
 // NewModel builds the reader model of a world under a description variant.
@@ -63,7 +65,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 			return nil, fmt.Errorf("world %s: descriptions: no tool named %q", w.Name, name)
 		}
 	}
-	m := &Model{world: w, variant: variant, rel: newRelater(w.Lexicon), types: map[*engine.RecordType]int{}}
+	m := &Model{world: w, variant: variant, rel: newRelater(w.Lexicon), types: map[*engine.RecordType]int{}, meantOnce: new(sync.Once)}
 	for i, rt := range w.Types {
 		m.types[rt] = i
 	}
