@@ -27,6 +27,11 @@ import (
 // one; then every tool written as a mapping must name it, so that a new
 // variant is never half-written by accident. Under a new variant, tools
 // the file does not give keep the world's default (first) variant's text.
+//
+// A new variant may also be a misspelt one ("ambigous"). ReadDescriptions
+// says which variants are new and where each is first named, so that a
+// caller that runs only some variants can refuse the others before it
+// runs anything (Descriptions.CheckVariants).
 
 // maxDescriptionsFile bounds a descriptions file: a few dozen tools of a
 // few hundred characters each.

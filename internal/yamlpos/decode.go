@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -152,21 +153,12 @@ func (d *Decoder) eachPair(n *yaml.Node, what string, keys []string, fn func(Key
 			continue
 		}
 		first[k.Value] = k.Line
-		if keys != nil && !contains(keys, k.Value) {
+		if keys != nil && !slices.Contains(keys, k.Value) {
 			d.errorfIn(k, what, "unknown field %q (expected one of: %s)", k.Value, strings.Join(keys, ", "))
 			continue
 		}
 		fn(KeyValue{Key: k, Value: v})
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // scalar reports whether n is a scalar with one of tags, recording
@@ -175,7 +167,7 @@ func (d *Decoder) scalar(n *yaml.Node, what, want string, tags ...string) bool {
 	if d.alias(n) {
 		return false
 	}
-	if n.Kind == yaml.ScalarNode && (len(tags) == 0 || contains(tags, n.ShortTag())) {
+	if n.Kind == yaml.ScalarNode && (len(tags) == 0 || slices.Contains(tags, n.ShortTag())) {
 		return true
 	}
 	d.errorfIn(n, what, "expected %s, got %s", want, Describe(n))
