@@ -89,6 +89,7 @@ var commands = []func(*streams) *cobra.Command{
 	newServeCmd,
 	newValidateCmd,
 	newInspectCmd,
+	newExplainCmd,
 }
 
 // run executes herd with args and returns the process exit code.

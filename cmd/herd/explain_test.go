@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/herd-sh/herd/personas"
+)
+
+var updateExplain = flag.Bool("update-explain", false, "rewrite the golden files in testdata/explain/")
+
+// herd explain on one goal of each shipped world: the full reading of one
+// persona and every persona side by side. The goldens are what a user sees;
+// a change to the reader model that moves them is reviewed as a diff.
+func TestExplainGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"crm-hide_contact-ambiguous-careful", []string{"explain", "mock:crm", "--goal", "hide_contact", "--variant", "ambiguous", "--persona", "careful"}},
+		{"crm-hide_contact-all", []string{"explain", "mock:crm", "--goal", "hide_contact"}},
+		{"payments-refund_charge-novice", []string{"explain", "mock:payments", "--goal", "refund_charge", "--persona", "novice"}},
+		{"shop-cancel_not_return-careful", []string{"explain", "mock:shop", "--goal", "cancel_not_return", "--persona", "careful"}},
+		{"email-reply_in_thread-hasty", []string{"explain", "mock:email", "--goal", "reply_in_thread", "--persona", "hasty"}},
+		{"files-remove_file-literal", []string{"explain", "mock:files", "--goal", "remove_file", "--persona", "literal"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runHerd(t, c.args...)
+			if code != 0 {
+				t.Fatalf("herd %s: exit %d\n%s", strings.Join(c.args, " "), code, errOut)
+			}
+			path := filepath.Join("testdata", "explain", c.name+".txt")
+			if *updateExplain {
+				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/herd -run TestExplainGolden -update-explain)", err)
+			}
+			if out != string(want) {
+				t.Errorf("herd %s differs from %s (rerun with -update-explain and review the diff):\n%s", strings.Join(c.args, " "), path, out)
+			}
+		})
+	}
+}
+
+// The JSON form holds the same reading, and the persona's probabilities
+// add up to one.
+func TestExplainJSON(t *testing.T) {
+	code, out, errOut := runHerd(t, "explain", "mock:crm", "--goal", "hide_contact", "--persona", "careful", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var exps []personas.Explanation
+	if err := json.Unmarshal([]byte(out), &exps); err != nil {
+		t.Fatal(err)
+	}
+	if len(exps) != 1 || exps[0].Persona != "careful" || exps[0].Meant != "archive_contact" || len(exps[0].Actions) == 0 {
+		t.Fatalf("unexpected explanation: %+v", exps)
+	}
+	sum := 0.0
+	for _, tool := range exps[0].Actions[0].Tools {
+		sum += tool.Parts.P
+	}
+	if sum < 0.99 || sum > 1.01 {
+		t.Fatalf("first-choice probabilities add up to %v", sum)
+	}
+}
+
+// Bad input says what is wrong and which flag, with exit 2.
+func TestExplainBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explain", "mock:crm"}, "--goal: which goal"},
+		{[]string{"explain", "mock:crm", "--goal", "hide_contakt"}, `--goal: world crm has no goal "hide_contakt"`},
+		{[]string{"explain", "mock:crm", "--goal", "hide_contact", "--variant", "clearr"}, `--variant: world crm has no variant "clearr"`},
+		{[]string{"explain", "mock:crm", "--goal", "hide_contact", "--persona", "carefull"}, `--persona: no persona "carefull"`},
+		{[]string{"explain", "mock:nope", "--goal", "x"}, "nope"},
+	} {
+		code, _, errOut := runHerd(t, c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("herd %s: exit %d, %q; want exit 2 and %q", strings.Join(c.args, " "), code, errOut, c.want)
+		}
+	}
+}
