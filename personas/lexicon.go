@@ -90,7 +90,8 @@ var builtinLexicon = slices.Concat(
 		group(1.0, "assign", "allocate"),
 		pair(0.8, "assign", "reassign", "transfer", "hand over"),
 		group(1.0, "lock", "freeze"),
-		group(1.0, "publish", "release", "deploy"),
+		// "Release" a hold is not publishing: a shared sense, not a synonym.
+		pair(0.7, "release", "publish", "deploy"),
 		group(1.0, "merge", "combine"),
 		group(1.0, "schedule", "book"),
 		group(1.0, "revoke", "rescind", "withdraw"),
@@ -163,8 +164,11 @@ func worldLexicon(world map[string][]string) *lexicon {
 func key(text string) string { return strings.Join(stems(text), " ") }
 
 func (lx *lexicon) addRelation(r relation) {
-	link := func(a, b string) {
-		ka, kb := key(a), key(b)
+	keys := make([]string, len(r.words)) // each word stemmed once
+	for i, w := range r.words {
+		keys[i] = key(w)
+	}
+	link := func(ka, kb string) {
 		if ka == "" || kb == "" || ka == kb {
 			return // a word is not its own synonym
 		}
@@ -178,15 +182,15 @@ func (lx *lexicon) addRelation(r relation) {
 		}
 	}
 	if r.pair {
-		for _, b := range r.words[1:] {
-			link(r.words[0], b)
-			link(b, r.words[0])
+		for _, kb := range keys[1:] {
+			link(keys[0], kb)
+			link(kb, keys[0])
 		}
 		return
 	}
-	for _, a := range r.words {
-		for _, b := range r.words {
-			link(a, b)
+	for _, ka := range keys {
+		for _, kb := range keys {
+			link(ka, kb)
 		}
 	}
 }
