@@ -151,12 +151,12 @@ func (a *agent) actArgs(ti int, t *engine.Tool, target *resolved) map[string]any
 			if target != nil {
 				args[p.Name] = target.id
 			}
-		case p.Name == t.Idempotency:
-			if a.tr.Retry.IdempotencyKeys {
+		case p.Name == t.Idempotency || p.Name == a.adviceFor(ti).keyParam:
+			if a.tr.Retry.IdempotencyKeys || a.advisedKey(ti) {
 				args[p.Name] = a.idempotencyKey()
 			}
 		case f.version != nil:
-			if a.verify && a.tr.Caution >= cautionThreshold && target != nil && target.rec != nil {
+			if (a.verify && a.tr.Caution >= cautionThreshold || a.wantsVersion(ti)) && target != nil && target.rec != nil {
 				if v := target.rec.Get(f.version.Name); v != nil {
 					args[p.Name] = v
 				}

@@ -28,6 +28,7 @@ type Model struct {
 	lists   [][]int
 	all     []int           // every tool index
 	actions map[string]bool // words that name an action: tool verbs, lexicon words
+	advice  *adviceTable    // what the texts say to do after choosing (advice.go)
 }
 
 // NewModel builds the reader model of a world under a description variant.
@@ -94,6 +95,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 		}
 	}
 	m.actions = actionWords(m)
+	m.advice = readAdvice(m, descriptions)
 	m.byGoal = make(map[*engine.Goal]*goalView, len(w.Goals))
 	for _, g := range w.Goals {
 		gv := m.newGoalView(g, ideal)
