@@ -612,23 +612,29 @@ func changeVerb(clause string, actions map[string]bool) string {
 	return ""
 }
 
-// clauses splits a sentence or message at clause breaks and brackets.
+// clauses splits a sentence or message at clause breaks, commas and
+// brackets; a period inside a word ("q1.pdf", "e.g.") breaks nothing.
 func clauses(text string) []string {
-	return clauseBreak.Split(clauseBrackets.Replace(text), -1)
+	return adviceClauseBreak.Split(text, -1)
 }
 
-var clauseBrackets = strings.NewReplacer("(", ";", ")", ";", ",", ";")
+var adviceClauseBreak = regexp.MustCompile(`(?i)[!?;:—–(),]+|\.(?:\s|$)|\s-\s|\s+(?:and then|then)\s+`)
 
 // instructs: the clause is an instruction — it starts with an action verb
 // that asks for a change ("restore it first", "cancel it instead", "please
 // unlock it") and states nothing ("charge ch_1 has already been captured"
 // starts with an action word too, but "has" makes it a statement).
 func instructs(clause string, actions map[string]bool) bool {
-	raw := strings.FieldsFunc(strings.ToLower(clause), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' })
+	raw := strings.Fields(strings.ToLower(clause))
+	for i, w := range raw {
+		raw[i] = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
 	for len(raw) > 0 && politeWords[raw[0]] {
 		raw = raw[1:]
 	}
-	if len(raw) == 0 || stopWords[raw[0]] {
+	// The verb is a plain word: "archive/2025/q1.pdf is…" starts with a
+	// path, not with "archive".
+	if len(raw) == 0 || stopWords[raw[0]] || strings.IndexFunc(raw[0], func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
 		return false
 	}
 	for _, w := range raw {

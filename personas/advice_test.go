@@ -389,3 +389,27 @@ goals:
 		}
 	}
 }
+
+// "A declined card fails with card_declined: do not retry it" stops a
+// persona that retries everything, when it reads that far and heeds it.
+func TestToldNotToRetryADeclineStopsARetrier(t *testing.T) {
+	w := loadWorld(t, "payments")
+	base := seedBase(t, w)
+	goal := w.Goal("decline_gracefully")
+	told := newModel(t, w, "clear")
+	text := w.Tool("create_charge").Description("clear")
+	i := strings.Index(text, " A declined card")
+	if i < 0 {
+		t.Fatalf("create_charge's clear text no longer says what to do on a decline: %q", text)
+	}
+	plain, err := NewModelWith(w, "clear", map[string]string{"create_charge": text[:i]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader := derive("reading_retrier", Builtin().Get("retrier").Traits, func(t *Traits) { t.Attention, t.Caution = 0.95, 0.9 })
+	storms := func(m *Model) int {
+		s := setup{m: m, base: base, goal: goal}
+		return s.run(t, 1000, reader).class["retry_storm"]
+	}
+	below(t, "retry storms", storms(told), 1000, "told not to retry", storms(plain), 1000, "not told")
+}

@@ -156,9 +156,13 @@ func (a *agent) actArgs(ti int, t *engine.Tool, target *resolved) map[string]any
 				args[p.Name] = a.idempotencyKey()
 			}
 		case f.version != nil:
-			if (a.verify && a.tr.Caution >= cautionThreshold || a.wantsVersion(ti)) && target != nil && target.rec != nil {
+			own := a.verify && a.tr.Caution >= cautionThreshold
+			if (own || a.wantsVersion(ti)) && target != nil && target.rec != nil {
 				if v := target.rec.Get(f.version.Name); v != nil {
 					args[p.Name] = v
+					if !own {
+						a.explain("passes " + p.Name + ": " + a.saidBy(a.adviceFor(ti), adviceVersion) + " says to")
+					}
 				}
 			}
 		case f.known != "":
