@@ -643,8 +643,26 @@ func instructs(clause string, actions map[string]bool) bool {
 		}
 	}
 	first := stems(raw[0])
-	return len(first) == 1 && actions[first[0]] && !readVerbs[first[0]] && !lightVerbs[first[0]]
+	if len(first) != 1 || !actions[first[0]] || readVerbs[first[0]] || lightVerbs[first[0]] {
+		return false
+	}
+	// Many action words are nouns too ("message rejected by the content
+	// filter"): an instruction also says how ("instead", "first") or
+	// takes an object ("restore it", "cancel the order").
+	if len(raw) > 1 && objectWords[raw[1]] {
+		return true
+	}
+	for _, w := range raw {
+		if instructionMarkers[w] {
+			return true
+		}
+	}
+	return false
 }
+
+var objectWords = setOf("it", "them", "this", "that", "these", "those", "the", "a", "an", "its", "their", "your", "one")
+
+var instructionMarkers = setOf("instead", "first", "rather", "please", "beforehand", "now")
 
 // politeWords may come before an instruction's verb.
 var politeWords = setOf("please", "then", "so", "instead", "first", "now", "just", "kindly")

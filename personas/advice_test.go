@@ -258,7 +258,8 @@ func TestPreconditionMessageRunsThePrerequisiteThenTheTool(t *testing.T) {
 	if r.tool < 0 || w.Tools[r.tool].Name != "restore_object" || !r.first {
 		t.Fatalf("read %+v, want restore_object, first", r)
 	}
-	for _, msg := range []string{"contact c_1 is locked by compliance and cannot be changed", "charge ch_1 has already been captured", "Your card was declined."} {
+	for _, msg := range []string{"contact c_1 is locked by compliance and cannot be changed", "charge ch_1 has already been captured", "Your card was declined.",
+		"message rejected by the content filter", "archive/2025/q1.pdf is not in the trash"} {
 		if r := m.readMessage(trash, &engine.ToolError{Code: "x", Message: msg}, seeEverything); r.tool >= 0 {
 			t.Errorf("%q read as pointing to %s; it says nothing to do", msg, w.Tools[r.tool].Name)
 		}
