@@ -90,7 +90,8 @@ type adviceTable struct {
 	// messages caches what a message tells a reader at one level: the
 	// world's messages come from a few templates, so the cache stays the
 	// size of the world's error codes and records.
-	messages sync.Map // messageKey → messageReading
+	mu       sync.RWMutex
+	messages map[messageKey]messageReading
 }
 
 // at returns the advice one level sees about tool ti (nil table: none).
@@ -672,14 +673,15 @@ var finiteVerbs = setOf("is", "are", "was", "were", "has", "have", "had", "been"
 	"aren't", "wasn't", "weren't", "hasn't", "haven't", "doesn't", "didn't", "cannot", "can't", "won't", "will", "would",
 	"could", "may", "might", "belongs", "exists")
 
-// messageKey is one error message as a reader at one level reads it. The
-// digits are left out: "contact c_0012 is locked" and "contact c_0040 is
-// locked" say the same thing.
+// messageKey is one error message as a reader at one level reads it: the
+// tool, the code and a hash of the text without its digits — "contact
+// c_0012 is locked" and "contact c_0040 is locked" say the same thing. A
+// hash, so that a look-up allocates nothing.
 type messageKey struct {
-	tool int
-	code string
-	text string
+	tool int32
 	lv   attentionLevel
+	code string
+	text uint64
 }
 
 // messageReading is what an error message tells the agent to do next: use
@@ -697,20 +699,33 @@ func (m *Model) readMessage(ti int, e *engine.ToolError, lv attentionLevel) mess
 	if tab == nil || e == nil || e.Message == "" {
 		return messageReading{tool: -1}
 	}
-	key := messageKey{tool: ti, code: e.Code, text: strings.Map(dropDigit, e.Message), lv: lv}
-	if r, ok := tab.messages.Load(key); ok {
-		return r.(messageReading)
+	key := messageKey{tool: int32(ti), lv: lv, code: e.Code, text: hashWithoutDigits(e.Message)}
+	tab.mu.RLock()
+	r, ok := tab.messages[key]
+	tab.mu.RUnlock()
+	if ok {
+		return r
 	}
-	r := m.interpretMessage(ti, e.Message, lv)
-	tab.messages.Store(key, r)
+	r = m.interpretMessage(ti, e.Message, lv)
+	tab.mu.Lock()
+	if tab.messages == nil {
+		tab.messages = map[messageKey]messageReading{}
+	}
+	tab.messages[key] = r
+	tab.mu.Unlock()
 	return r
 }
 
-func dropDigit(r rune) rune {
-	if r >= '0' && r <= '9' {
-		return -1
+// hashWithoutDigits is FNV-1a over the text's bytes but its ASCII digits.
+func hashWithoutDigits(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < '0' || c > '9' {
+			h ^= uint64(c)
+			h *= 1099511628211
+		}
 	}
-	return r
+	return h
 }
 
 // interpretMessage reads a message: a write tool it names ("a delivered
