@@ -76,7 +76,9 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 				a.giveUp("no other tool fits")
 				break
 			}
+			a.viaRedirect = redirected
 			ok := a.perform(ti)
+			a.viaRedirect = false
 			if redirected && a.resume >= 0 && a.resume != ti {
 				// ti was what had to come first: now the tool it unblocked.
 				if r := a.resume; ok {
@@ -176,6 +178,7 @@ type agent struct {
 	nHeard      int
 	redirect    int
 	resume      int
+	viaRedirect bool   // the tool being performed is one an error sent the agent to
 	pendingRead string // tracing: why the next call is made as it is
 
 	// remote: the session is served elsewhere. remoteCalls then holds
@@ -205,7 +208,12 @@ type resolved struct {
 // goal is done. On false with no stop, the agent tries the next-best tool.
 func (a *agent) perform(ti int) bool {
 	t := a.m.world.Tools[ti]
-	scores := a.scoresFor(&a.c.acts[a.act], a.tried.list())
+	var scores []ToolScore
+	if !a.viaRedirect {
+		// A tool an error message sent the agent to was not chosen by
+		// score: its step carries none.
+		scores = a.scoresFor(&a.c.acts[a.act], a.tried.list())
+	}
 	a.tried.add(ti)
 
 	var target *resolved
