@@ -312,7 +312,8 @@ func (r *adviceReader) sentence(self int, lv attentionLevel, raw string, p *engi
 			}
 		}
 	}
-	if header && anyOf(ws, advWait) || anyOf(ws, advWait) && anyOf(ws, advRate) {
+	backOff := containsRun(ws, stems("back off"))
+	if (header || anyOf(ws, advRate)) && (anyOf(ws, advWait) || backOff) {
 		ad.set(adviceWait, self)
 	}
 	r.versions(self, lv, ws, p)

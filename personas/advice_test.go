@@ -320,6 +320,13 @@ func TestAdviceReading(t *testing.T) {
 		{"Refund a charge. Do not retry.", []adviceKind{adviceNoRetry}},
 		{"Refund a charge. Requires the expected_version you read.", []adviceKind{adviceVersion}},
 		{"Refund a charge. The charge must be captured first with capture_charge.", []adviceKind{adviceFirst}},
+		{"Refund a charge. To safely retry requests without accidentally performing the same operation twice, include an Idempotency-Key header.", []adviceKind{adviceKey, adviceGuard}},
+		{"Refund a charge. Retries with the same idempotency key are safe.", []adviceKind{adviceKey}},
+		{"Refund a charge. This endpoint is idempotent; it is safe to retry.", []adviceKind{adviceSafe}},
+		{"Refund a charge. Requests that time out may still have been processed: query the refund status before retrying.", []adviceKind{adviceGuard}},
+		{"Refund a charge. If you get a 429, back off for the number of seconds in Retry-After.", []adviceKind{adviceWait}},
+		{"Refund a charge. Never retry a failed refund automatically.", []adviceKind{adviceNoRetry}},
+		{"Refund a charge. The charge must be captured first.", []adviceKind{adviceFirst}},
 		{"Refund a charge. The refund shows on the card in a few days; amounts are in cents.", nil},
 		{"Refund a charge. Returns the charge, with the first refund listed first.", nil},
 	}
@@ -413,4 +420,55 @@ func TestToldNotToRetryADeclineStopsARetrier(t *testing.T) {
 		return s.run(t, 1000, reader).class["retry_storm"]
 	}
 	below(t, "retry storms", storms(told), 1000, "told not to retry", storms(plain), 1000, "not told")
+}
+
+// The message cache fills while many goroutines play on one model: the
+// episodes are those of a model played by one.
+func TestMessageReadingIsSafeForConcurrentUse(t *testing.T) {
+	s := newSetup(t, "shop", "clear", "cancel_not_return", "realistic")
+	pack := Builtin().Personas
+	const n = 400
+	episode := func(i int) Episode {
+		return Episode{Base: s.base, Profile: s.profile, Persona: pack[i%len(pack)], Goal: s.goal,
+			Seed: entropy.Mix(runSeed, uint64(i)), Trace: i%2 == 0}
+	}
+	want := make([][]byte, n)
+	read := 0
+	for i := range want {
+		out, err := s.m.Run(episode(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i], _ = json.Marshal(out)
+		if bytes.Contains(want[i], []byte(`"read":"read the message`)) {
+			read++
+		}
+	}
+	if read == 0 {
+		t.Fatal("no traced episode read a message; the test needs some")
+	}
+	fresh := newModel(t, s.m.world, "clear")
+	got := make([][]byte, n)
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			defer func() { done <- struct{}{} }()
+			for i := g; i < n; i += 4 {
+				out, err := fresh.Run(episode(i))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[i], _ = json.Marshal(out)
+			}
+		}(g)
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+	for i := range want {
+		if !bytes.Equal(want[i], got[i]) {
+			t.Fatalf("episode %d differs when run concurrently:\n%s\n%s", i, want[i], got[i])
+		}
+	}
 }
