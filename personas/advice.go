@@ -132,7 +132,9 @@ var (
 	advRequire  = stemsOf("require", "requires", "required", "need", "needs", "expect", "expects", "expected", "match", "mismatch")
 	advWait     = stemsOf("wait", "honor", "honour", "respect", "obey", "sleep", "pause", "backoff", "delay")
 	advRate     = stemsOf("rate", "throttled", "throttle", "throttling", "429")
-	advInstead  = stemsOf("instead", "rather", "use", "try", "call", "please")
+	advWhether  = stemsOf("whether")
+	advNew      = stemsOf("new")
+	advBackOff  = stems("back off")
 )
 
 // retryAfterHeader is a mention of the retry-after value ("Retry-After",
@@ -166,47 +168,63 @@ func readAdvice(m *Model, descriptions map[string]string) *adviceTable {
 			tab.tools[i][lv] = noAdvice
 		}
 	}
-	r := adviceReader{m: m, toolIndex: toolIndex, tab: tab}
+	r := adviceReader{m: m, toolIndex: toolIndex, tab: tab, paramWords: map[*engine.Param][]string{}}
+	for _, t := range w.Tools {
+		for _, p := range t.Params {
+			r.paramWords[p] = stems(strings.ReplaceAll(p.Name, "_", " "))
+		}
+	}
 	for i, t := range w.Tools {
 		text := t.Description(m.variant)
 		if d, ok := descriptions[t.Name]; ok {
 			text = d
 		}
-		for lv := seeFirst; lv <= seeEverything; lv++ {
-			var visible []string
-			if lv == seeFirst {
-				visible = sentences(FirstSentence(text))
-			} else {
-				visible = sentences(text)
+		// A sentence a skimmer sees is read once for both levels that
+		// see it.
+		first := sentences(FirstSentence(text))
+		all := sentences(text)
+		for _, s := range all {
+			lvs := everything
+			if slices.Contains(first, s) {
+				lvs = firstAndEverything
 			}
-			for _, s := range visible {
-				r.sentence(i, lv, s, nil)
+			r.sentence(i, lvs, s, nil)
+		}
+		for _, s := range first {
+			if !slices.Contains(all, s) {
+				r.sentence(i, skimmer, s, nil)
 			}
-			if lv < seeEverything {
-				continue
+		}
+		for _, p := range t.Params {
+			if p.Description != "" {
+				r.sentence(i, everything, p.Description, p)
 			}
-			for _, p := range t.Params {
-				if p.Description != "" {
-					r.sentence(i, lv, p.Description, p)
-				}
-			}
-			if t.Annotations.Idempotent && t.Writes() {
-				tab.tools[i][lv].set(adviceSafe, i)
-			}
+		}
+		if t.Annotations.Idempotent && t.Writes() {
+			tab.tools[i][seeEverything].set(adviceSafe, i)
 		}
 	}
 	return tab
 }
 
+var (
+	everything         = []attentionLevel{seeEverything}
+	skimmer            = []attentionLevel{seeFirst}
+	firstAndEverything = []attentionLevel{seeFirst, seeEverything}
+)
+
 type adviceReader struct {
 	m         *Model
 	toolIndex map[string]int
 	tab       *adviceTable
+	// paramWords: every parameter's name as stems ("expected_version" →
+	// expect, version), computed once.
+	paramWords map[*engine.Param][]string
 }
 
 // sentence reads one sentence of tool self's text (or of its parameter p's
 // doc) at one level.
-func (r *adviceReader) sentence(self int, lv attentionLevel, raw string, p *engine.Param) {
+func (r *adviceReader) sentence(self int, lvs []attentionLevel, raw string, p *engine.Param) {
 	w := r.m.world
 	t := w.Tools[self]
 	header := retryAfterSpelled.MatchString(raw)
@@ -216,7 +234,7 @@ func (r *adviceReader) sentence(self int, lv attentionLevel, raw string, p *engi
 	if p != nil {
 		// A parameter's doc is about that parameter: its name is part of
 		// what it says ("idempotency_key: a key unique to this refund").
-		ws = stems(strings.ReplaceAll(p.Name, "_", " "))
+		ws = append(ws, r.paramWords[p]...)
 	}
 	for _, tk := range toks {
 		if tk.tool < 0 {
@@ -245,7 +263,7 @@ func (r *adviceReader) sentence(self int, lv attentionLevel, raw string, p *engi
 	timeout := len(timeoutPositions(ws)) > 0
 	// "again" is a consequence only after "each call" ("each call refunds
 	// again"); elsewhere it is the retry itself ("before calling again").
-	twice := anyOf(ws, advTwice) || eachCall(ws) && (anyOf(ws, advAgain) || anyOf(ws, stemsOf("new")))
+	twice := anyOf(ws, advTwice) || eachCall(ws) && (anyOf(ws, advAgain) || anyOf(ws, advNew))
 	keyParam := r.keyParamOf(t, ws, p)
 	hasKey := keyParam != ""
 	idem, idemNegated := false, false
@@ -255,72 +273,75 @@ func (r *adviceReader) sentence(self int, lv attentionLevel, raw string, p *engi
 			idemNegated = idemNegated || negatedAt(ws, i)
 		}
 	}
-	ad := &r.tab.tools[self][lv]
+	// What the sentence says, read once, holds at every level that sees it.
+	for _, lv := range lvs {
+		ad := &r.tab.tools[self][lv]
 
-	if hasKey && (anyOf(ws, advPass) || anyOf(ws, advSameKey) || retry || twice) {
-		ad.set(adviceKey, self)
-		ad.keyParam = keyParam
-	}
-	writes := t.Writes()
-	if writes && (idemNegated || retry && twice && !safeSaid(ws) || eachCall(ws) && twice || hasKey && twice) {
-		ad.set(adviceGuard, self)
-	}
-	if writes && negRetry && !hasKey {
-		ad.set(adviceNoRetry, self)
-		ad.noRetry = appendScope(ad.noRetry, r.codesIn(t, ws, timeout))
-	}
-	if writes && !hasKey && (idem && !idemNegated || retry && safeSaid(ws) && !negRetry) {
-		ad.set(adviceSafe, self)
-	}
-	// Read back before retrying: a check verb and a timeout, or a check
-	// before a retry ("check the status before retrying").
-	if checkBeforeRetry(ws, checkAt) {
-		readWith := -1
-		for _, o := range mentions {
-			if ot := w.Tools[o]; !ot.Writes() && ot.Kind == engine.KindGet {
-				readWith = o
-				break
-			}
+		if hasKey && (anyOf(ws, advPass) || anyOf(ws, advSameKey) || retry || twice) {
+			ad.set(adviceKey, self)
+			ad.keyParam = keyParam
 		}
-		if writes {
-			r.guard(self, lv, self, readWith)
-		} else if t.Record != nil {
-			// A read tool that says it is how to check a timed-out write
-			// ("use it to check whether a refund that timed out went
-			// through") advises the writes of its record it names, or all.
-			if readWith < 0 && t.Kind == engine.KindGet {
-				readWith = self
-			}
-			var named, all []int
-			for oi, ot := range w.Tools {
-				if !ot.Writes() || ot.Record != t.Record {
-					continue
+		writes := t.Writes()
+		if writes && (idemNegated || retry && twice && !safeSaid(ws) || eachCall(ws) && twice || hasKey && twice) {
+			ad.set(adviceGuard, self)
+		}
+		if writes && negRetry && !hasKey {
+			ad.set(adviceNoRetry, self)
+			ad.noRetry = appendScope(ad.noRetry, r.codesIn(t, ws, timeout))
+		}
+		if writes && !hasKey && (idem && !idemNegated || retry && safeSaid(ws) && !negRetry) {
+			ad.set(adviceSafe, self)
+		}
+		// Read back before retrying: a check verb and a timeout, or a check
+		// before a retry ("check the status before retrying").
+		if checkBeforeRetry(ws, checkAt) {
+			readWith := -1
+			for _, o := range mentions {
+				if ot := w.Tools[o]; !ot.Writes() && ot.Kind == engine.KindGet {
+					readWith = o
+					break
 				}
-				all = append(all, oi)
-				for _, nw := range stems(strings.ReplaceAll(ot.Name, "_", " ")) {
-					if slices.Contains(ws, nw) {
-						named = append(named, oi)
-						break
+			}
+			if writes {
+				r.guard(self, lv, self, readWith)
+			} else if t.Record != nil {
+				// A read tool that says it is how to check a timed-out write
+				// ("use it to check whether a refund that timed out went
+				// through") advises the writes of its record it names, or all.
+				if readWith < 0 && t.Kind == engine.KindGet {
+					readWith = self
+				}
+				var named, all []int
+				for oi, ot := range w.Tools {
+					if !ot.Writes() || ot.Record != t.Record {
+						continue
+					}
+					all = append(all, oi)
+					for _, nw := range stems(strings.ReplaceAll(ot.Name, "_", " ")) {
+						if slices.Contains(ws, nw) {
+							named = append(named, oi)
+							break
+						}
 					}
 				}
-			}
-			if len(named) == 0 {
-				named = all
-			}
-			for _, oi := range named {
-				r.guard(oi, lv, self, readWith)
+				if len(named) == 0 {
+					named = all
+				}
+				for _, oi := range named {
+					r.guard(oi, lv, self, readWith)
+				}
 			}
 		}
-	}
-	backOff := containsRun(ws, stems("back off"))
-	if (header || anyOf(ws, advRate)) && (anyOf(ws, advWait) || backOff) {
-		ad.set(adviceWait, self)
-	}
-	r.versions(self, lv, ws, p)
-	if writes && p == nil && anyOf(ws, advFirst) {
-		if fi := r.firstTool(self, lv, raw); fi >= 0 {
-			ad.set(adviceFirst, self)
-			ad.first = fi
+		backOff := containsRun(ws, advBackOff)
+		if (header || anyOf(ws, advRate)) && (anyOf(ws, advWait) || backOff) {
+			ad.set(adviceWait, self)
+		}
+		r.versions(self, lv, ws, p)
+		if writes && p == nil && anyOf(ws, advFirst) {
+			if fi := r.firstTool(self, lv, raw); fi >= 0 {
+				ad.set(adviceFirst, self)
+				ad.first = fi
+			}
 		}
 	}
 }
@@ -344,8 +365,7 @@ func (r *adviceReader) versions(self int, lv attentionLevel, ws []string, p *eng
 			if versionFieldOf(t, q) == nil {
 				continue
 			}
-			name := stems(strings.ReplaceAll(q.Name, "_", " "))
-			says := containsRun(ws, name) && (p == nil && (anyOf(ws, advPass) || anyOf(ws, advRequire)) || p == q)
+			says := containsRun(ws, r.paramWords[q]) && (p == nil && (anyOf(ws, advPass) || anyOf(ws, advRequire)) || p == q)
 			if !says && ti == self && p == nil && anyOf(ws, advVersion) && (anyOf(ws, advPass) || anyOf(ws, advRequire)) {
 				says = true
 			}
@@ -400,7 +420,7 @@ var determiners = setOf("the", "a", "an", "its", "their", "your", "his", "her", 
 // tool has no such parameter.
 func (r *adviceReader) keyParamOf(t *engine.Tool, ws []string, p *engine.Param) string {
 	isKeyParam := func(q *engine.Param) bool {
-		return q.Name == t.Idempotency || anyOf(stems(strings.ReplaceAll(q.Name, "_", " ")), advKeyWord)
+		return q.Name == t.Idempotency || anyOf(r.paramWords[q], advKeyWord)
 	}
 	if p != nil {
 		if isKeyParam(p) {
@@ -412,8 +432,7 @@ func (r *adviceReader) keyParamOf(t *engine.Tool, ws []string, p *engine.Param) 
 		if !isKeyParam(q) {
 			continue
 		}
-		name := stems(strings.ReplaceAll(q.Name, "_", " "))
-		if anyOf(ws, advKeyWord) || containsRun(ws, name) || anyOf(ws, advKey) && anyOf(ws, advSameKey) {
+		if anyOf(ws, advKeyWord) || containsRun(ws, r.paramWords[q]) || anyOf(ws, advKey) && anyOf(ws, advSameKey) {
 			return q.Name
 		}
 	}
@@ -543,7 +562,7 @@ func safeSaid(ws []string) bool {
 func checkBeforeRetry(ws []string, checkAt []int) bool {
 	timeouts := timeoutPositions(ws)
 	retries := retryPositions(ws)
-	whether := positions(ws, stemsOf("whether"))
+	whether := positions(ws, advWhether)
 	befores := positions(ws, advBefore)
 	for _, j := range checkAt {
 		for _, i := range timeouts {
