@@ -103,6 +103,17 @@ faults:
         errors:
           - {kind: timeout_after_commit, p: 0.5}
 
+  throttled:
+    tools:
+      create_refund:
+        errors:
+          - {kind: rate_limited, p: 0.5, retry_after: 1s}
+  lossy:
+    tools:
+      create_refund:
+        errors:
+          - {kind: timeout, p: 0.5}
+
 goals:
   refund:
     intent: "Refund ${{knows.dollars}} of charge {{target.id}} to the card"
@@ -471,4 +482,33 @@ func TestMessageReadingIsSafeForConcurrentUse(t *testing.T) {
 			t.Fatalf("episode %d differs when run concurrently:\n%s\n%s", i, want[i], got[i])
 		}
 	}
+}
+
+// withRefundText is the advice world's refund tool described by text,
+// under the fault profile named.
+func withRefundText(t *testing.T, text, profile string) setup {
+	t.Helper()
+	s := adviceModel(t, "neutral", neutralRefusal)
+	m, err := NewModelWith(s.m.world, "neutral", map[string]string{"create_refund": text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.m, s.profile = m, s.m.world.Profile(profile)
+	return s
+}
+
+func TestRetryAfterAdviceIsWaitedOut(t *testing.T) {
+	const plain = "Refund money from a charge back to the card."
+	impatient := derive("impatient_reader", carefulReader.Traits, func(t *Traits) { t.Retry.HonorRetryAfter = false })
+	a := withRefundText(t, plain, "throttled").run(t, adviceEpisodes, impatient)
+	b := withRefundText(t, plain+" When rate limited, wait for the Retry-After before calling again.", "throttled").run(t, adviceEpisodes, impatient)
+	below(t, "retries before retry-after", b.ignoredEpisodes, adviceEpisodes, "told to wait", a.ignoredEpisodes, adviceEpisodes, "not told")
+}
+
+func TestSafeToRetryAdviceRetriesAPersonaThatNeverDoes(t *testing.T) {
+	const plain = "Refund money from a charge back to the card."
+	never := derive("never_retries", carefulReader.Traits, func(t *Traits) { t.Retry = RetryPolicy{Mode: RetryNone} })
+	a := withRefundText(t, plain, "lossy").run(t, adviceEpisodes, never)
+	b := withRefundText(t, plain+" Safe to retry: a refund that timed out was not made.", "lossy").run(t, adviceEpisodes, never)
+	below(t, "refunds done", a.class["achieved"], adviceEpisodes, "not told", b.class["achieved"], adviceEpisodes, "told a retry is safe")
 }
