@@ -127,20 +127,19 @@ var (
 	advCheck    = stemsOf("check", "verify", "confirm", "look", "read", "fetch", "get", "inspect", "see", "query", "poll", "list", "retrieve", "find")
 	advBefore   = stemsOf("before", "first", "prior")
 	advFirst    = stemsOf("first", "beforehand")
-	advOutcome  = stemsOf("landed", "succeeded", "happened", "applied", "status", "state", "committed")
 	advVersion  = stemsOf("version", "etag", "revision", "generation")
 	advRequire  = stemsOf("require", "requires", "required", "need", "needs", "expect", "expects", "expected", "match", "mismatch")
 	advWait     = stemsOf("wait", "honor", "honour", "respect", "obey", "sleep", "pause", "backoff", "delay")
-	advRate     = stemsOf("rate", "throttled", "throttle", "throttling", "429")
+	advRate     = stemsOf("rate", "throttled", "throttle", "throttling")
 	advWhether  = stemsOf("whether")
 	advNew      = stemsOf("new")
 	advBackOff  = stems("back off")
 )
 
 // retryAfterHeader is a mention of the retry-after value ("Retry-After",
-// "retry_after", "the retry after delay"), which is no retry.
-var retryAfterHeader = regexp.MustCompile(`(?i)\bretry[-_ ]after\b(?:\s+(?:header|delay|value|period|interval|duration|time|seconds|field))?`)
-var retryAfterSpelled = regexp.MustCompile(`(?i)\bretry[-_]after\b|\bretry after (?:header|delay|value|period|interval|duration|seconds|field)\b`)
+// "retry_after", "the retry after delay"), which is no retry. "A retry
+// after a timeout" is a retry.
+var retryAfterHeader = regexp.MustCompile(`(?i)\bretry[-_]after\b(?:\s+(?:header|delay|value|period|interval|duration|time|seconds|field))?|\bretry after (?:header|delay|value|period|interval|duration|seconds|field)\b`)
 
 // stemsOf is the set of the stems of words (each word may stem to nothing
 // when it is a stop word; those are left out).
@@ -227,7 +226,7 @@ type adviceReader struct {
 func (r *adviceReader) sentence(self int, lvs []attentionLevel, raw string, p *engine.Param) {
 	w := r.m.world
 	t := w.Tools[self]
-	header := retryAfterSpelled.MatchString(raw)
+	header := retryAfterHeader.MatchString(raw)
 	toks := tokenize(retryAfterHeader.ReplaceAllString(raw, " retryafterheader "), r.toolIndex)
 	var ws []string
 	var mentions, checkAt []int

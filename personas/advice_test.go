@@ -324,6 +324,7 @@ func TestAdviceReading(t *testing.T) {
 		{"Refund a charge. Pass an idempotency_key and reuse it when you retry.", []adviceKind{adviceKey}},
 		{"Refund a charge. Retrying may refund twice.", []adviceKind{adviceGuard}},
 		{"Refund a charge. Not idempotent: each call refunds again.", []adviceKind{adviceGuard}},
+		{"Refund a charge. A retry after a timeout may refund twice.", []adviceKind{adviceGuard}},
 		{"Refund a charge. If the call times out, call get_charge before retrying.", []adviceKind{adviceGuard}},
 		{"Refund a charge. Check the status before retrying.", []adviceKind{adviceGuard}},
 		{"Refund a charge. Safe to retry.", []adviceKind{adviceSafe}},
