@@ -790,6 +790,8 @@ func (a *agent) heeds(ti int, k adviceKind) bool {
 		}
 	}
 	yes := a.dice.advice.float() < a.tr.Attention*a.tr.Caution
+	// Eight decisions cover an episode (a few tools, a few kinds of
+	// advice each, within patience); past them an agent decides afresh.
 	if a.nHeard < len(a.heard) {
 		a.heard[a.nHeard] = heard{tool: int32(ti), kind: k, yes: yes}
 		a.nHeard++
