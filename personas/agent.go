@@ -40,7 +40,7 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 		s = remote
 	}
 	a := agent{m: m, gv: gv, c: gv.choiceFor(m, ep.Persona), tr: ep.Persona.Traits, seed: ep.Seed, s: s, at: attempt,
-		dice: newDice(ep.Seed), remote: remote != nil}
+		dice: newDice(ep.Seed), remote: remote != nil, redirect: -1, resume: -1}
 	a.out.Meant = m.world.Tools[gv.meant].Name
 	a.verify = a.dice.traits.float() < a.tr.Verify
 	explore := a.dice.traits.float() < a.tr.Explore
@@ -64,13 +64,30 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 		for _, ti := range a.done.list() {
 			a.tried.add(ti)
 		}
+		a.redirect, a.resume = -1, -1
 		for a.stop == "" {
-			ti := a.c.acts[ai].sample(a.dice.choice.float(), a.tried.list())
+			// An error message or a precondition may have said which tool
+			// to use next; otherwise the next-best by the reader model.
+			ti, redirected := a.takeRedirect()
+			if !redirected {
+				ti = a.c.acts[ai].sample(a.dice.choice.float(), a.tried.list())
+			}
 			if ti < 0 {
 				a.giveUp("no other tool fits")
 				break
 			}
-			if a.perform(ti) {
+			a.viaRedirect = redirected
+			ok := a.perform(ti)
+			a.viaRedirect = false
+			if redirected && a.resume >= 0 && a.resume != ti {
+				// ti was what had to come first: now the tool it unblocked.
+				if r := a.resume; ok {
+					a.resume, a.redirect = -1, r
+					continue
+				}
+				a.resume = -1
+			}
+			if ok {
 				a.done.add(ti)
 				break
 			}
@@ -154,6 +171,16 @@ type agent struct {
 	idemAction int
 	stop       string // why the agent stopped; "" while it goes on
 
+	// What the agent read after choosing (advice.go): its decisions about
+	// the advice it saw, the tool an error sent it to next (-1: none) and
+	// the tool to try again after that one (-1: none).
+	heard       [8]heard
+	nHeard      int
+	redirect    int
+	resume      int
+	viaRedirect bool   // the tool being performed is one an error sent the agent to
+	pendingRead string // tracing: why the next call is made as it is
+
 	// remote: the session is served elsewhere. remoteCalls then holds
 	// what settle needs of each call to correct the books from the served
 	// journal.
@@ -181,7 +208,12 @@ type resolved struct {
 // goal is done. On false with no stop, the agent tries the next-best tool.
 func (a *agent) perform(ti int) bool {
 	t := a.m.world.Tools[ti]
-	scores := a.scoresFor(&a.c.acts[a.act], a.tried.list())
+	var scores []ToolScore
+	if !a.viaRedirect {
+		// A tool an error message sent the agent to was not chosen by
+		// score: its step carries none.
+		scores = a.scoresFor(&a.c.acts[a.act], a.tried.list())
+	}
 	a.tried.add(ti)
 
 	var target *resolved
@@ -191,7 +223,7 @@ func (a *agent) perform(ti int) bool {
 			return false
 		}
 		wholeRecord := a.wholeRecord && t.Kind == engine.KindUpdate
-		if (a.verify || wholeRecord) && target.rec == nil {
+		if (a.verify || wholeRecord || a.wantsVersion(ti)) && target.rec == nil {
 			if !a.look(target) {
 				return false
 			}

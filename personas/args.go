@@ -151,14 +151,18 @@ func (a *agent) actArgs(ti int, t *engine.Tool, target *resolved) map[string]any
 			if target != nil {
 				args[p.Name] = target.id
 			}
-		case p.Name == t.Idempotency:
-			if a.tr.Retry.IdempotencyKeys {
+		case p.Name == t.Idempotency || p.Name == a.adviceFor(ti).keyParam:
+			if a.tr.Retry.IdempotencyKeys || a.advisedKey(ti) {
 				args[p.Name] = a.idempotencyKey()
 			}
 		case f.version != nil:
-			if a.verify && a.tr.Caution >= cautionThreshold && target != nil && target.rec != nil {
+			own := a.verify && a.tr.Caution >= cautionThreshold
+			if (own || a.wantsVersion(ti)) && target != nil && target.rec != nil {
 				if v := target.rec.Get(f.version.Name); v != nil {
 					args[p.Name] = v
+					if !own {
+						a.explain("passes " + p.Name + ": " + a.saidBy(a.adviceFor(ti), adviceVersion) + " says to")
+					}
 				}
 			}
 		case f.known != "":

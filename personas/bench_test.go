@@ -58,3 +58,22 @@ func BenchmarkMeant(b *testing.B) {
 		m.Meant(w.Goals[0])
 	}
 }
+
+// BenchmarkEpisodeShopCancel is one cancel_not_return episode on mock:shop
+// under the clear variant and realistic faults, the persona cycling
+// through the built-in pack: the goal whose refusals say which tool to use
+// instead, so error messages are read on many episodes.
+func BenchmarkEpisodeShopCancel(b *testing.B) {
+	s := newSetup(b, "shop", "clear", "cancel_not_return", "realistic")
+	pack := Builtin().Personas
+	for _, p := range pack {
+		s.m.Scores(p, s.goal)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.m.Run(Episode{Base: s.base, Profile: s.profile, Persona: pack[i%len(pack)], Goal: s.goal, Seed: entropy.Mix(runSeed, uint64(i))}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -39,25 +39,46 @@ func (a *agent) callWithPolicy(kind string, ti int, target *resolved, scores []T
 		retryable := limit == 0 || attempts < limit
 		switch code {
 		case engine.CodeRateLimited:
-			if !retryable {
+			if !retryable && !a.safeToRetry(ti, attempts) {
 				a.giveUp("rate limited")
 				return res, false, false
 			}
-			if a.tr.Retry.HonorRetryAfter && res.Err.RetryAfter > 0 {
+			if (a.tr.Retry.HonorRetryAfter || a.waitsRetryAfter(ti)) && res.Err.RetryAfter > 0 {
 				a.wait(res.Err.RetryAfter)
 			}
 		case engine.CodeTimeout, engine.CodeUnavailable:
 			// A verifying agent does not retry a write blindly after a
 			// timeout: it reads back first, and stops if the write landed.
-			if code == engine.CodeTimeout && a.verify && t.Writes() && target != nil && target.rec != nil && a.stop == "" {
-				if a.landed(t, target, args) {
-					return res, true, true
+			// Nor does one the tool's text told so ("retrying may charge
+			// twice", "check the status before retrying"); with nothing
+			// to read back with, it does not retry at all.
+			if code == engine.CodeTimeout && t.Writes() && a.stop == "" {
+				gi := -1
+				switch {
+				case a.verify && target != nil && target.rec != nil:
+					gi = a.m.getTool[a.m.types[target.rt]]
+				case a.guardsTimeout(t, ti, args):
+					if gi = a.readBackTool(ti, target); gi < 0 {
+						a.explainLast(a.saidBy(a.adviceFor(ti), adviceGuard) + " warns a retry may repeat it, and there is nothing to read back with: not retrying")
+						a.giveUp("timed out; a retry may repeat the write")
+						return res, false, false
+					}
+					a.explainLast("reads back before retrying: " + a.saidBy(a.adviceFor(ti), adviceGuard) + " says a retry may repeat it")
 				}
-				if a.stop != "" {
-					return res, false, false
+				if gi >= 0 {
+					if a.landed(gi, t, target, args) {
+						return res, true, true
+					}
+					if a.stop != "" {
+						return res, false, false
+					}
 				}
 			}
-			if !retryable {
+			if retryable && a.toldNotToRetry(ti, code) {
+				a.giveUp(code)
+				return res, false, false
+			}
+			if !retryable && !a.safeToRetry(ti, attempts) {
 				a.giveUp(code)
 				return res, false, false
 			}
@@ -83,7 +104,12 @@ func (a *agent) callWithPolicy(kind string, ti int, target *resolved, scores []T
 				kind = StepRetry
 				continue
 			}
-			if a.tr.Retry.Mode != RetryUntilSuccess || !retryable {
+			// The message, or the tool's text, may say what to do
+			// instead ("cancel it instead", "restore it first").
+			if (kind == StepAct || kind == StepRetry) && a.stop == "" && a.redirectAfter(ti, res.Err) {
+				return res, false, false
+			}
+			if a.tr.Retry.Mode != RetryUntilSuccess || !retryable || a.toldNotToRetry(ti, code) {
 				a.giveUp(code)
 				return res, false, false
 			}
@@ -104,9 +130,11 @@ func (a *agent) passedVersion(t *engine.Tool, args map[string]any) bool {
 	return false
 }
 
-// landed reads back after a timed-out write to see whether it happened.
-func (a *agent) landed(t *engine.Tool, target *resolved, sent map[string]any) bool {
-	gi := a.m.getTool[a.m.types[target.rt]]
+// landed reads back with tool gi after a timed-out write to see whether
+// it happened. Without an earlier read to compare with, a record that
+// holds what was sent (or, for a write that sends no fields, is there)
+// counts as landed: the agent errs towards not doing it twice.
+func (a *agent) landed(gi int, t *engine.Tool, target *resolved, sent map[string]any) bool {
 	if gi < 0 {
 		return false
 	}
@@ -152,7 +180,8 @@ func (a *agent) call(kind string, t *engine.Tool, args map[string]any, scores []
 	}
 	if a.trace != nil {
 		a.trace.Steps = append(a.trace.Steps, Step{Kind: kind, Tool: t.Name, Args: args, Scores: scores,
-			Result: describeResult(&res, hostile), At: at})
+			Result: describeResult(&res, hostile), Read: a.pendingRead, At: at})
+		a.pendingRead = ""
 	}
 	return res
 }

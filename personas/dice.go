@@ -15,6 +15,10 @@ var (
 	purposeTraits = entropy.Name("persona-traits") // verify and explore, once per episode
 	purposeChoice = entropy.Name("choice")         // which tool
 	purposeArgs   = entropy.Name("args")           // query length, result matching, hostile arguments
+	// purposeAdvice: whether the agent heeds what a text or an error
+	// message told it. Drawn only when there is advice, so that agents
+	// who were told nothing draw exactly what they drew before.
+	purposeAdvice = entropy.Name("advice")
 )
 
 type stream struct{ pcg rand.PCG }
@@ -38,7 +42,7 @@ func (s *stream) intn(n int) int {
 }
 
 type dice struct {
-	traits, choice, args stream
+	traits, choice, args, advice stream
 }
 
 func newDice(seed uint64) dice {
@@ -46,5 +50,6 @@ func newDice(seed uint64) dice {
 		traits: newStream(seed, purposeTraits),
 		choice: newStream(seed, purposeChoice),
 		args:   newStream(seed, purposeArgs),
+		advice: newStream(seed, purposeAdvice),
 	}
 }

@@ -75,7 +75,11 @@ type Step struct {
 	Args   map[string]any `json:"args,omitempty"`
 	Scores []ToolScore    `json:"scores,omitempty"` // every candidate, where the agent chose a tool
 	Result string         `json:"result"`           // "ok", "error: locked — …", "fault: timeout_after_commit"
-	At     time.Duration  `json:"at"`               // virtual time since the episode began
+	// Read is what the agent made of what it read after choosing: advice
+	// in a description it followed ("passes idempotency_key: …") or an
+	// error message that sent it to another tool.
+	Read string        `json:"read,omitempty"`
+	At   time.Duration `json:"at"` // virtual time since the episode began
 }
 
 // ToolScore is one candidate of a choice: the reader model's score and the

@@ -39,6 +39,7 @@ type Model struct {
 	// meantOnce: meant is found by trying tools on the world, once, on
 	// first use (a pointer, so that a copy of the model shares it).
 	meantOnce *sync.Once
+	advice    *adviceTable // what the texts say to do after choosing (advice.go)
 }
 
 // NewModel builds the reader model of a world under a description variant.
@@ -129,6 +130,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 	for k := range m.rel.antonyms {
 		m.actions[k] = true
 	}
+	m.advice = readAdvice(m, descriptions)
 	mt := newMatcher(m.rel)
 	m.byGoal = make(map[*engine.Goal]*goalView, len(w.Goals))
 	for _, g := range w.Goals {

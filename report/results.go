@@ -171,7 +171,10 @@ type Step struct {
 	Args   map[string]any `json:"args,omitempty"`
 	Scores []ToolScore    `json:"scores,omitempty"` // the reader model's scores for this choice
 	Result string         `json:"result"`           // "ok", "error: locked — …", "fault: timeout_after_commit"
-	At     string         `json:"at"`               // virtual time offset, "+1.204s"
+	// Read is what the agent made of what it read after choosing: advice
+	// it followed, or an error message that sent it to another tool.
+	Read string `json:"read,omitempty"`
+	At   string `json:"at"` // virtual time offset, "+1.204s"
 }
 
 // ToolScore is the reader model's score and choice probability for a tool.

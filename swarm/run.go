@@ -476,7 +476,7 @@ func ToReportTrace(agent int, seed uint64, variant string, o personas.Outcome, r
 	if o.Trace != nil {
 		t.Goal, t.Persona = o.Trace.Goal, o.Trace.Persona
 		for _, s := range o.Trace.Steps {
-			st := report.Step{Kind: s.Kind, Tool: s.Tool, Result: s.Result, At: fmt.Sprintf("+%.3fs", s.At.Seconds())}
+			st := report.Step{Kind: s.Kind, Tool: s.Tool, Result: s.Result, Read: s.Read, At: fmt.Sprintf("+%.3fs", s.At.Seconds())}
 			if len(s.Args) > 0 {
 				st.Args = maps.Clone(s.Args)
 			}

@@ -95,6 +95,9 @@ func writeTrace(w io.Writer, t report.Trace) {
 			args = strings.Join(parts, " ")
 		}
 		fmt.Fprintf(w, "  %2d %-8s %-8s %s(%s) → %s\n", i+1, st.At, st.Kind, st.Tool, args, st.Result)
+		if st.Read != "" {
+			fmt.Fprintf(w, "              read: %s\n", st.Read)
+		}
 		if len(st.Scores) > 0 {
 			parts := make([]string, len(st.Scores))
 			for j, sc := range st.Scores {
