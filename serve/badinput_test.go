@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/herd-sh/herd/control"
 )
 
 // rawMCP speaks Streamable HTTP by hand, so tests can send what a proper
@@ -120,7 +122,7 @@ func TestBadInput(t *testing.T) {
 	const token = "tok-123"
 	s := newTestServer(t, Options{Seed: 42, Token: token})
 	base := startHTTP(t, s)
-	m := &rawMCP{t: t, hc: pooledClient(""), url: base + MCPPath, token: token}
+	m := &rawMCP{t: t, hc: pooledClient(""), url: base + control.MCPPath, token: token}
 	m.handshake()
 
 	call := func(name string, args any) func(*testing.T) (int, string) {
@@ -298,7 +300,7 @@ func TestCORSForLoopbackPages(t *testing.T) {
 		origin string
 		want   int
 	}{{"http://localhost:6274", http.StatusNoContent}, {"https://evil.example", http.StatusForbidden}} {
-		req, _ := http.NewRequest(http.MethodOptions, base+MCPPath, nil)
+		req, _ := http.NewRequest(http.MethodOptions, base+control.MCPPath, nil)
 		req.Header.Set("Origin", tc.origin)
 		req.Header.Set("Access-Control-Request-Method", "POST")
 		req.Header.Set("Access-Control-Request-Headers", "content-type, mcp-session-id, authorization")

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/swarm/target"
 )
 
@@ -43,7 +44,7 @@ func TestNoControlRequestPerEpisode(t *testing.T) {
 	hc := target.NewHTTPClient(opts)
 	counter := &requestCounter{next: hc.Transport, n: map[string]int{}}
 	hc.Transport = counter
-	srv, err := target.StartServe(cfg.World, target.ServeOptions{Seed: cfg.Seed, Faults: "none"}, hc, opts)
+	srv, err := ServeLocal(cfg.World, cfg.Seed, "", engine.NoFaults, hc, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

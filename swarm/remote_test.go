@@ -22,7 +22,7 @@ func servedTargets(t testing.TB, cfg *Config, inFlight int) {
 	opts := target.Options{MaxConns: inFlight}
 	hc := target.NewHTTPClient(opts)
 	for _, v := range variants {
-		srv, err := target.StartServe(cfg.World, target.ServeOptions{Seed: cfg.Seed, Variant: v, Faults: cfg.Profile.Name}, hc, opts)
+		srv, err := ServeLocal(cfg.World, cfg.Seed, v, cfg.Profile.Name, hc, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/worlds"
@@ -94,10 +95,10 @@ type worldView struct {
 	ErrorCodes  []string        `json:"error_codes"`
 }
 
-// toolView is a tool as the served world lists it (serve.ToolDoc), plus
+// toolView is a tool as the served world lists it (control.ToolDoc), plus
 // what inspect adds: params, idempotency key, error codes, input schema.
 type toolView struct {
-	serve.ToolDoc
+	control.ToolDoc
 	Key         string         `json:"key,omitempty"`
 	Idempotency string         `json:"idempotency,omitempty"`
 	Errors      []string       `json:"errors,omitempty"`

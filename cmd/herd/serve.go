@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/worlds"
 )
@@ -136,8 +137,8 @@ func runServe(ctx context.Context, cmd *cobra.Command, s *streams, o *serveOptio
 		base := "http://" + httpLn.Addr().String()
 		// The URL on stdout is for scripts (a test fixture reads one line);
 		// everything else goes to stderr.
-		fmt.Fprintln(s.out, base+serve.MCPPath)
-		log.Info("serving "+desc+" over Streamable HTTP", "mcp", base+serve.MCPPath, "control", base+"/control")
+		fmt.Fprintln(s.out, base+control.MCPPath)
+		log.Info("serving "+desc+" over Streamable HTTP", "mcp", base+control.MCPPath, "control", base+"/control")
 		running++
 		go func() { errc <- srv.ServeListener(ctx, httpLn, srv.Handler()) }()
 	} else {

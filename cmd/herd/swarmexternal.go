@@ -78,7 +78,7 @@ func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCm
 	}
 	res := run.Results
 	lr := lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant})
-	res.Lint = lr.ToResults()
+	res.Lint = lintResults(lr)
 	printStats(s.err, run.Stats, res, load.Pacer != nil)
 	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 	if err != nil {

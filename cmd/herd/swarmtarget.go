@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/swarm/target"
 	"github.com/herd-sh/herd/worlds"
@@ -140,7 +141,7 @@ func peakRate(p swarm.Pacer, d time.Duration) float64 {
 type servedTarget struct {
 	spec  target.Spec
 	hc    *http.Client
-	info  *target.WorldInfo // HTTP and stdio: the served world
+	info  *control.WorldDoc // HTTP and stdio: the served world
 	stdio *target.Stdio     // stdio: the first process
 }
 
@@ -242,7 +243,7 @@ func (st *servedTarget) targets(ctx context.Context, o *swarmCmdOptions, cfg *sw
 	switch st.spec.Kind {
 	case target.KindServe:
 		for _, v := range variants {
-			t, err := target.StartServe(cfg.World, target.ServeOptions{Seed: cfg.Seed, Variant: v, Faults: cfg.Profile.Name}, st.hc, opts)
+			t, err := swarm.ServeLocal(cfg.World, cfg.Seed, v, cfg.Profile.Name, st.hc, opts)
 			if err != nil {
 				return close, usageErr(err)
 			}
@@ -260,7 +261,7 @@ func (st *servedTarget) targets(ctx context.Context, o *swarmCmdOptions, cfg *sw
 				return close, usageErrf("--faults: the command serves faults %s; put --faults %s in the command instead", st.info.Faults, cfg.Profile.Name)
 			}
 			// Asked for explicitly: switch the server (every session on it).
-			if err := target.NewControl(target.ControlURL(st.spec.URL), st.hc).SetFaults(ctx, cfg.Profile.Name); err != nil {
+			if err := control.NewClient(control.URL(st.spec.URL), st.hc).SetFaults(ctx, cfg.Profile.Name); err != nil {
 				return close, codeErr(exitUnreachable, err)
 			}
 		}
