@@ -49,8 +49,7 @@ func TestNoControlRequestPerEpisode(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	cfg.Targets, cfg.TargetName = []*target.Served{srv}, "serve:mock:crm"
-	got := run(t, cfg)
+	_, got := runPlan(t, cfg, NewServed("serve:mock:crm", srv))
 	if g, w := outcomeSections(t, got), outcomeSections(t, want); g != w {
 		t.Fatalf("over MCP:\n%s\nin-process:\n%s", g, w)
 	}

@@ -10,14 +10,14 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/internal/version"
+	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
 	"github.com/herd-sh/herd/swarm/target"
 )
@@ -64,7 +64,10 @@ type ExternalConfig struct {
 	AllowWrites bool
 	Load        Load
 	Command     string
-	Progress    func(done, total int)
+	// Thresholds are checked against the tools the run may call before it
+	// starts (Check).
+	Thresholds []string
+	Progress   func(done, total int)
 	// ProgressEvery is how often Progress is called (0: a second).
 	ProgressEvery time.Duration
 }
@@ -87,104 +90,164 @@ func mayCall(t *mcp.Tool, allowWrites bool) bool {
 	return allowWrites || (t.Annotations != nil && t.Annotations.ReadOnlyHint)
 }
 
-// RunExternal runs the generic goals against an external server.
-func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) {
-	if cfg.Agents < 1 || cfg.Agents > MaxAgents {
-		return nil, fmt.Errorf("--agents: must be between 1 and %d, got %d", MaxAgents, cfg.Agents)
+// Check checks the configuration, its thresholds among it, against the
+// discovered tools: nothing is called.
+func (cfg ExternalConfig) Check() error {
+	p, _, err := newExternalPlan(cfg)
+	if err != nil {
+		return err
 	}
-	out := &ExternalRun{}
+	return p.CheckThresholds(cfg.Thresholds, true)
+}
+
+// newExternalPlan is the plan of a run against an external server, and
+// the tools it may not call.
+func newExternalPlan(cfg ExternalConfig) (*Plan, []string, error) {
+	if cfg.Agents < 1 || cfg.Agents > MaxAgents {
+		return nil, nil, fieldErr("Agents", "must be between 1 and %d, got %d", MaxAgents, cfg.Agents)
+	}
 	var tools []*mcp.Tool
+	var skipped []string
 	for _, t := range cfg.Tools {
 		if mayCall(t, cfg.AllowWrites) {
 			tools = append(tools, t)
 		} else {
-			out.Skipped = append(out.Skipped, t.Name)
+			skipped = append(skipped, t.Name)
 		}
 	}
 	slices.SortFunc(tools, byName)
 	if len(tools) == 0 {
-		return nil, fmt.Errorf("%s: no tool the swarm may call (%d tools, none read-only; --allow-writes lets it call the others)", cfg.Target.Name(), len(cfg.Tools))
+		return nil, nil, &FieldError{Field: "AllowWrites", Err: fmt.Errorf("%s: no tool the swarm may call (%d tools, none read-only; allowing writes lets it call the others)", cfg.Target.Name(), len(cfg.Tools))}
 	}
 	assign, err := NewAssignment(cfg.Seed, cfg.Agents, []float64{1, 1}, len(tools))
 	if err != nil {
+		return nil, nil, err
+	}
+	load := cfg.Load
+	p := &Plan{
+		cfg: Config{Seed: cfg.Seed, Agents: cfg.Agents, Variants: []string{ExternalVariant}, Shard: Shard{0, 1},
+			Workers: max(load.MaxInFlight, 1), Load: &load, Command: cfg.Command,
+			Progress: cfg.Progress, ProgressEvery: cfg.ProgressEvery},
+		assign: assign,
+		ext:    &externalPlay{cfg: cfg, tools: tools},
+		total:  cfg.Agents,
+	}
+	p.layout = newExternalLayout(tools)
+	p.layout.trace = func(r *AgentResult, v int) (report.Trace, error) {
+		return ToReportTrace(r.Index, r.Seed, ExternalVariant, r.Outcomes[v], cfg.Command), nil
+	}
+	p.layout.flipReplay = func(int, string) string { return cfg.Command }
+	return p, skipped, nil
+}
+
+// RunExternal runs the generic goals against an external server, through
+// the one run loop (Plan.Run).
+func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) {
+	p, skipped, err := newExternalPlan(cfg)
+	if err != nil {
 		return nil, err
 	}
-	inFlight := max(cfg.Load.MaxInFlight, 1)
-	ms := startMeasure()
-	broken, stop := inflightContext(ctx)
-	defer stop(nil)
-
-	agg := newExternalAgg(len(tools))
-	var wg sync.WaitGroup
-	var done atomic.Int64
-	slots := make(chan int, inFlight)
-	for k := range inFlight {
-		slots <- k
+	if err := p.CheckThresholds(cfg.Thresholds, true); err != nil {
+		return nil, err
 	}
-	progress := startProgress(cfg.Progress, cfg.ProgressEvery, cfg.Agents, &done)
-	n, last := schedule(ctx, broken, cfg.Load, slots, cfg.Agents, func(i int, slot int) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { slots <- slot }()
-			tool := tools[assign.Goal(i)]
-			persona := PersonaExerciser
-			if assign.Persona(i) == 1 {
-				persona = PersonaAdversary
-			}
-			tr, ok := externalEpisode(broken, cfg, tool, persona, i, ms.meter)
-			if !ok {
-				return // cut short by the run stopping: no outcome
-			}
-			agg.add(tr)
-			done.Add(1)
-			if tr.Class == "crashed" || tr.Class == "hung" {
-				stop(fmt.Errorf("agent %d: %s %s: %s", i, tool.Name, tr.Class, tr.Steps[len(tr.Steps)-1].Result))
-			}
-		}()
-	})
-	wg.Wait()
-	progress()
-	out.Stats = ms.stop(cfg.Agents, n, last)
-	if cause := context.Cause(broken); cause != nil && broken.Err() != nil {
-		out.Unusable = cause.Error()
+	out := &ExternalRun{Skipped: skipped}
+	res, runErr := p.Run(ctx, externalTarget{cfg.Target})
+	if res == nil {
+		return nil, runErr
 	}
-
-	res := &report.Results{Schema: report.Schema, Version: report.Version}
-	res.Run = report.Run{
-		HerdVersion: version.String(),
-		World:       report.WorldRef{Name: cfg.Server.Name, Hash: toolsHash(cfg.Tools), Source: cfg.Target.Name()},
-		Target:      cfg.Target.Name(),
-		Variants:    []string{ExternalVariant},
-		Faults:      "none",
-		Seed:        cfg.Seed,
-		Agents:      n,
-		Command:     cfg.Command,
+	if runErr != nil {
+		out.Unusable = runErr.Error()
 	}
-	for _, t := range tools {
-		res.Run.Goals = append(res.Run.Goals, t.Name)
-		for _, c := range externalClasses {
-			res.Classes = append(res.Classes, report.ClassInfo{Goal: t.Name, Class: c.Class, Severity: c.Severity})
-		}
-	}
-	perPersona := map[string]int{}
-	for k, v := range agg.counts {
-		perPersona[k[1]] += v
-		res.Counts = append(res.Counts, report.Count{Goal: k[0], Persona: k[1], Variant: ExternalVariant, Class: k[2], Severity: severityOf(k[2]), N: v})
-		res.Episodes += v
-	}
-	for _, p := range []string{PersonaExerciser, PersonaAdversary} {
-		res.Run.Mix = append(res.Run.Mix, report.MixEntry{Persona: p, Weight: 1, Agents: perPersona[p]})
-	}
-	res.Traces = agg.traces
-	res.Partial = n < cfg.Agents && (ctx.Err() != nil || out.Unusable != "")
-	res.Timing = ms.timing(out.Stats, res.Episodes, inFlight)
-	res.Normalize()
+	out.Stats = p.stats
 	if out.Unusable == "" && out.Stats.Calls > 0 && allMalformed(res) {
 		out.Unusable = "every answer to a valid call was malformed"
 	}
 	out.Results = res
 	return out, nil
+}
+
+// externalTarget is an MCP server that is not a herd world, as a run's
+// target. Its agents are the exerciser and the adversary, which open their
+// sessions on it themselves (externalPlay): there is no world session to
+// bind, and no end state to read.
+type externalTarget struct{ t *target.External }
+
+func (e externalTarget) Name() string   { return e.t.Name() }
+func (e externalTarget) RealTime() bool { return true }
+func (e externalTarget) Sessions(context.Context, int, target.Meter, func()) personas.Remote {
+	return nil
+}
+func (e externalTarget) Drain(context.Context) {}
+func (e externalTarget) Close() error          { return e.t.Close() }
+
+// externalPlay is what an external run's agents play: per agent, a tool
+// (its goal) and a persona (exerciser or adversary).
+type externalPlay struct {
+	cfg   ExternalConfig
+	tools []*mcp.Tool
+}
+
+// newExternalLayout is the layout of an external run: a goal per tool, the
+// two personas, one variant, the generic outcome classes.
+func newExternalLayout(tools []*mcp.Tool) *layout {
+	l := &layout{personas: []string{PersonaExerciser, PersonaAdversary}, variants: []string{ExternalVariant},
+		toolIdx: map[string]int{}, kindIdx: map[string]int{}}
+	cs := make([]classInfo, len(externalClasses))
+	for i, c := range externalClasses {
+		cs[i] = classInfo{c.Class, engine.Severity(c.Severity)}
+	}
+	for i, t := range tools {
+		l.goals = append(l.goals, t.Name)
+		l.tools = append(l.tools, t.Name)
+		l.toolIdx[t.Name] = i
+		l.addGoalClasses(cs)
+		l.meant = append(l.meant, i)
+	}
+	l.addPairs()
+	return l
+}
+
+// header is the run section of an external run's results.
+func (x *externalPlay) header(seed uint64, agents int, command string) report.Run {
+	return report.Run{
+		HerdVersion: version.String(),
+		World:       report.WorldRef{Name: x.cfg.Server.Name, Hash: toolsHash(x.cfg.Tools), Source: x.cfg.Target.Name()},
+		Target:      x.cfg.Target.Name(),
+		Variants:    []string{ExternalVariant},
+		Faults:      engine.NoFaults,
+		Seed:        seed,
+		Agents:      agents,
+		Command:     command,
+	}
+}
+
+// runExternal runs agent i's one episode on the external server: a call
+// (or two) and its class. A crash or a hang stops the run: the server is
+// unusable.
+func (w *worker) runExternal(i int) error {
+	p := w.p
+	x := p.ext
+	pi, gi := p.assign.Persona(i), p.assign.Goal(i)
+	tool := x.tools[gi]
+	persona := PersonaExerciser
+	if pi == 1 {
+		persona = PersonaAdversary
+	}
+	o, ok := externalEpisode(w.ctx, x.cfg, tool, persona, i, p.meter)
+	if !ok {
+		return nil // cut short by the run stopping: no outcome
+	}
+	r := &w.res
+	r.Index, r.Seed, r.Persona, r.Goal = i, AgentSeed(x.cfg.Seed, i), pi, gi
+	r.Outcomes[0] = o
+	if err := w.agg.Add(r); err != nil {
+		return err
+	}
+	if o.Class == "crashed" || o.Class == "hung" {
+		steps := o.Trace.Steps
+		return fmt.Errorf("agent %d: %s %s: %s", i, tool.Name, o.Class, steps[len(steps)-1].Result)
+	}
+	return nil
 }
 
 func byName(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) }
@@ -225,49 +288,21 @@ func toolsHash(tools []*mcp.Tool) string {
 	return hex.EncodeToString(h[:])
 }
 
-// externalAgg counts episodes and keeps a bounded trace sample.
-type externalAgg struct {
-	mu     sync.Mutex
-	counts map[[3]string]int // goal, persona, class
-	traces []report.Trace
-	// maxTraces is the length at which the sample is cut back to
-	// TracesPerClass a goal × class: four times what it keeps, as in the
-	// in-process Aggregator, so that a cut (a sort) stays rare however
-	// many tools the server has.
-	maxTraces int
-}
-
-func newExternalAgg(tools int) *externalAgg {
-	return &externalAgg{counts: map[[3]string]int{}, maxTraces: 4 * report.TracesPerClass * tools * len(externalClasses)}
-}
-
-func (a *externalAgg) add(t report.Trace) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.counts[[3]string{t.Goal, t.Persona, t.Class}]++
-	a.traces = append(a.traces, t)
-	if len(a.traces) > a.maxTraces {
-		r := report.Results{Traces: a.traces}
-		r.Normalize()
-		a.traces = r.Traces
-	}
-}
-
-// externalEpisode is one agent's call (or two) and its class.
-func externalEpisode(ctx context.Context, cfg ExternalConfig, tool *mcp.Tool, persona string, i int, m *callMeter) (report.Trace, bool) {
+// externalEpisode is one agent's call (or two) and its class, as an
+// outcome with its trace.
+func externalEpisode(ctx context.Context, cfg ExternalConfig, tool *mcp.Tool, persona string, i int, m target.Meter) (personas.Outcome, bool) {
 	seed := AgentSeed(cfg.Seed, i)
 	rng := rand.New(rand.NewPCG(seed, 0x6865726465787431))
-	tr := report.Trace{Agent: i, Seed: seed, Goal: tool.Name, Persona: persona, Variant: ExternalVariant,
-		Replay: cfg.Command}
+	tr := &personas.Trace{Goal: tool.Name, Persona: persona}
+	o := personas.Outcome{Trace: tr}
 	begin := time.Now()
-	finish := func(class, result, kind string, args map[string]any) (report.Trace, bool) {
+	finish := func(class, result, kind string, args map[string]any) (personas.Outcome, bool) {
 		if class == "" {
-			return tr, false
+			return o, false
 		}
-		tr.Class, tr.Severity = class, severityOf(class)
-		tr.Steps = append(tr.Steps, report.Step{Kind: kind, Tool: tool.Name, Args: args, Result: result,
-			At: fmt.Sprintf("+%.3fs", time.Since(begin).Seconds())})
-		return tr, true
+		o.Class, o.Severity = class, engine.Severity(severityOf(class))
+		tr.Steps = append(tr.Steps, personas.Step{Kind: kind, Tool: tool.Name, Args: args, Result: result, At: time.Since(begin)})
+		return o, true
 	}
 	s := toSchema(tool.InputSchema)
 	var args map[string]any
@@ -275,9 +310,9 @@ func externalEpisode(ctx context.Context, cfg ExternalConfig, tool *mcp.Tool, pe
 	if persona == PersonaAdversary {
 		var ok bool
 		if args, how, ok = invalidArgs(s, rng); !ok {
-			tr.Class, tr.Severity = "nothing_to_reject", report.SeverityOK
-			tr.Steps = append(tr.Steps, report.Step{Kind: "look", Result: "the schema refuses nothing a client can send", At: "+0.000s"})
-			return tr, true
+			o.Class, o.Severity = "nothing_to_reject", engine.Severity(report.SeverityOK)
+			tr.Steps = append(tr.Steps, personas.Step{Kind: "look", Result: "the schema refuses nothing a client can send"})
+			return o, true
 		}
 	} else {
 		args = validArgs(s, rng, rng.IntN(5) == 0)
@@ -285,7 +320,7 @@ func externalEpisode(ctx context.Context, cfg ExternalConfig, tool *mcp.Tool, pe
 	sess, err := cfg.Target.Open(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return tr, false
+			return o, false
 		}
 		return finish("crashed", "could not connect: "+err.Error(), "act", args)
 	}
@@ -301,7 +336,7 @@ func externalEpisode(ctx context.Context, cfg ExternalConfig, tool *mcp.Tool, pe
 	}
 	// A read-only tool, and nothing writes during the run: the same call
 	// again must give the same answer.
-	tr.Steps = append(tr.Steps, report.Step{Kind: "act", Tool: tool.Name, Args: args, Result: text, At: "+0.000s"})
+	tr.Steps = append(tr.Steps, personas.Step{Kind: "act", Tool: tool.Name, Args: args, Result: text})
 	c2 := sess.Call(ctx, tool.Name, args, m)
 	class2, text2 := judgeValid(c2, tool)
 	if class2 == "answered" && !sameAnswer(c.Result, c2.Result) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/internal/field"
 )
 
 // ProbeHTTP asks the server behind an MCP URL whether it is a herd world:
@@ -36,10 +37,10 @@ func ProbeHTTP(ctx context.Context, u *url.URL, hc *http.Client) (*control.World
 // variant the run reads.
 func CheckWorld(target string, info control.WorldDoc, w *engine.World, variant string) error {
 	if info.World != w.Name || info.Hash != w.Hash {
-		return fmt.Errorf("%s serves world %s (hash %.12s), not %s (hash %.12s): pass the same world file with --world", target, info.World, info.Hash, w.Name, w.Hash)
+		return field.Errorf("WorldFile", "%s serves world %s (hash %.12s), not %s (hash %.12s): give the run the same world file", target, info.World, info.Hash, w.Name, w.Hash)
 	}
 	if variant != "" && info.Variant != variant {
-		return fmt.Errorf("%s shows the %s descriptions, not %s: a served world has one variant; serve one per variant, or use serve:WORLD to let the swarm start them", target, info.Variant, variant)
+		return field.Errorf("Variants", "%s shows the %s descriptions, not %s: a served world has one variant; serve one per variant, or use serve:WORLD to let the swarm start them", target, info.Variant, variant)
 	}
 	return nil
 }
