@@ -26,9 +26,10 @@ type layout struct {
 	kindIdx    map[string]int
 	meant      []int // per goal: the meant tool's index, -1 when none
 	// trace is the results' trace of r's episode under variant v, for the
-	// sample; flipReplay the command that replays an agent under a variant.
+	// sample; flipReplay the command that replays an agent whose outcome
+	// flipped from variant a to variant b.
 	trace      func(r *AgentResult, v int) (report.Trace, error)
-	flipReplay func(agent int, variant string) string
+	flipReplay func(agent int, a, b string) string
 }
 
 type classInfo struct {
@@ -216,7 +217,7 @@ func (a *Aggregator) Add(r *AgentResult) error {
 				Agent: r.Index, Goal: l.goals[r.Goal], Persona: l.personas[r.Persona],
 				From:   map[string]string{va: r.Outcomes[pr[0]].Class},
 				To:     map[string]string{vb: r.Outcomes[pr[1]].Class},
-				Replay: l.flipReplay(r.Index, vb),
+				Replay: l.flipReplay(r.Index, va, vb),
 			})
 		}
 	}

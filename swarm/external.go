@@ -136,7 +136,7 @@ func newExternalPlan(cfg ExternalConfig) (*Plan, []string, error) {
 	p.layout.trace = func(r *AgentResult, v int) (report.Trace, error) {
 		return ToReportTrace(r.Index, r.Seed, ExternalVariant, r.Outcomes[v], cfg.Command), nil
 	}
-	p.layout.flipReplay = func(int, string) string { return cfg.Command }
+	p.layout.flipReplay = func(int, string, string) string { return cfg.Command }
 	return p, skipped, nil
 }
 

@@ -177,7 +177,8 @@ func NewPlan(cfg Config) (*Plan, error) {
 		meant[i] = p.models[0].Meant(g)
 	}
 	p.layout = newWorldLayout(w, cfg.Goals, ps, cfg.Variants, meant)
-	p.layout.trace, p.layout.flipReplay = p.reportTrace, p.ReplayCommand
+	p.layout.trace = p.reportTrace
+	p.layout.flipReplay = func(i int, _, b string) string { return p.ReplayCommand(i, b) }
 	p.total = agentsInShard(cfg.Agents, cfg.Shard) * len(cfg.Variants)
 	return p, nil
 }
