@@ -1,17 +1,14 @@
 package swarm
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,37 +19,13 @@ import (
 	"github.com/herd-sh/herd/swarm/target"
 )
 
-// An external server has no world and no goals of its own: the swarm
-// makes one generic goal per tool it may call — answer a schema-valid call
-// — and sends two personas: an exerciser (valid arguments drawn from the
-// schema, sometimes on its bounds) and an adversary (arguments the schema
-// refuses: the server should say so clearly, not crash, hang or accept
-// them). Outcome classes are what the answers show.
-
-// External personas.
-const (
-	PersonaExerciser = "exerciser"
-	PersonaAdversary = "adversary"
-)
+// An external server has no world and no goals of its own: the run makes
+// one generic goal per tool it may call, and its agents are the external
+// personas (personas.ExternalEpisode): an exerciser and an adversary.
 
 // ExternalVariant names the one description variant an external server
 // has: the descriptions it serves.
 const ExternalVariant = "served"
-
-// externalClasses are every goal's outcome classes, in report order.
-var externalClasses = []report.ClassInfo{
-	{Class: "answered", Severity: report.SeverityOK},          // a valid call got a result
-	{Class: "rejected_clearly", Severity: report.SeverityOK},  // an invalid call got an error with a message
-	{Class: "nothing_to_reject", Severity: report.SeverityOK}, // the schema refuses nothing a client can send
-	{Class: "tool_error", Severity: report.SeverityFailed},    // a valid call got a tool error
-	{Class: "unclear_rejection", Severity: report.SeverityFailed},
-	{Class: "unstable_answer", Severity: report.SeverityFailed}, // a read-only tool answered the same call differently
-	{Class: "protocol_error", Severity: report.SeverityFailed},  // a valid call got a JSON-RPC error
-	{Class: "accepted_invalid", Severity: report.SeverityHarmful},
-	{Class: "malformed", Severity: report.SeverityHarmful}, // the answer is not a proper tool result
-	{Class: "crashed", Severity: report.SeverityHarmful},   // the connection or the process died
-	{Class: "hung", Severity: report.SeverityHarmful},      // no answer within the per-call timeout
-}
 
 // ExternalConfig is a run against an external MCP server.
 type ExternalConfig struct {
@@ -190,11 +163,11 @@ type externalPlay struct {
 // newExternalLayout is the layout of an external run: a goal per tool, the
 // two personas, one variant, the generic outcome classes.
 func newExternalLayout(tools []*mcp.Tool) *layout {
-	l := &layout{personas: []string{PersonaExerciser, PersonaAdversary}, variants: []string{ExternalVariant},
+	l := &layout{personas: []string{personas.PersonaExerciser, personas.PersonaAdversary}, variants: []string{ExternalVariant},
 		toolIdx: map[string]int{}, kindIdx: map[string]int{}}
-	cs := make([]classInfo, len(externalClasses))
-	for i, c := range externalClasses {
-		cs[i] = classInfo{c.Class, engine.Severity(c.Severity)}
+	cs := make([]classInfo, len(personas.ExternalClasses))
+	for i, c := range personas.ExternalClasses {
+		cs[i] = classInfo{c.Class, c.Severity}
 	}
 	for i, t := range tools {
 		l.goals = append(l.goals, t.Name)
@@ -229,16 +202,25 @@ func (w *worker) runExternal(i int) error {
 	x := p.ext
 	pi, gi := p.assign.Persona(i), p.assign.Goal(i)
 	tool := x.tools[gi]
-	persona := PersonaExerciser
+	ep := personas.ExternalEpisode{Tool: externalTool(tool), Persona: personas.PersonaExerciser,
+		Seed: AgentSeed(x.cfg.Seed, i), AllowWrites: x.cfg.AllowWrites}
 	if pi == 1 {
-		persona = PersonaAdversary
+		ep.Persona = personas.PersonaAdversary
 	}
-	o, ok := externalEpisode(w.ctx, x.cfg, tool, persona, i, p.meter)
+	ctx, m := w.ctx, p.meter
+	open := func() (personas.ExternalSession, error) {
+		s, err := x.cfg.Target.Open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return externalSession{s: s, ctx: ctx, m: m}, nil
+	}
+	o, ok := ep.Run(open, func() bool { return ctx.Err() != nil })
 	if !ok {
 		return nil // cut short by the run stopping: no outcome
 	}
 	r := &w.res
-	r.Index, r.Seed, r.Persona, r.Goal = i, AgentSeed(x.cfg.Seed, i), pi, gi
+	r.Index, r.Seed, r.Persona, r.Goal = i, ep.Seed, pi, gi
 	r.Outcomes[0] = o
 	if err := w.agg.Add(r); err != nil {
 		return err
@@ -250,23 +232,55 @@ func (w *worker) runExternal(i int) error {
 	return nil
 }
 
-func byName(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) }
-
-func severityOf(class string) string {
-	for _, c := range externalClasses {
-		if c.Class == class {
-			return c.Severity
-		}
-	}
-	return report.SeverityFailed
+// externalTool is a discovered tool as the external personas see it.
+func externalTool(t *mcp.Tool) personas.ExternalTool {
+	return personas.ExternalTool{Name: t.Name, Schema: t.InputSchema,
+		ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint, HasOutputSchema: t.OutputSchema != nil}
 }
+
+// externalSession is an agent's connection to an external server, its
+// answers read into what the external personas judge.
+type externalSession struct {
+	s   *target.ExternalSession
+	ctx context.Context
+	m   target.Meter
+}
+
+func (x externalSession) Close() { x.s.Close() }
+
+func (x externalSession) Call(tool string, args map[string]any) personas.Answer {
+	c := x.s.Call(x.ctx, tool, args, x.m)
+	a := personas.Answer{Kind: answerKinds[c.Class], Err: errText(c.Err)}
+	if r := c.Result; r != nil {
+		a.Content = len(r.Content) > 0 || r.StructuredContent != nil
+		a.Structured = r.StructuredContent != nil
+		a.Snippet = resultSnippet(r)
+		ja, _ := json.Marshal(r.Content)
+		sa, _ := json.Marshal(r.StructuredContent)
+		a.Fingerprint = string(ja) + "\x00" + string(sa)
+	}
+	return a
+}
+
+// answerKinds maps how a call ended over the wire to what came back.
+var answerKinds = [target.NumClasses]personas.AnswerKind{
+	target.ClassOK:        personas.AnswerResult,
+	target.ClassToolError: personas.AnswerToolError,
+	target.ClassProtocol:  personas.AnswerProtocolError,
+	target.ClassTransport: personas.AnswerTransport,
+	target.ClassTimeout:   personas.AnswerTimeout,
+	target.ClassMalformed: personas.AnswerMalformed,
+	target.ClassCancelled: personas.AnswerCancelled,
+}
+
+func byName(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) }
 
 // allMalformed reports whether the exerciser got nothing but malformed
 // answers (and got some).
 func allMalformed(r *report.Results) bool {
 	malformed, other := 0, 0
 	for _, c := range r.Counts {
-		if c.Persona != PersonaExerciser {
+		if c.Persona != personas.PersonaExerciser {
 			continue
 		}
 		if c.Class == "malformed" {
@@ -288,140 +302,11 @@ func toolsHash(tools []*mcp.Tool) string {
 	return hex.EncodeToString(h[:])
 }
 
-// externalEpisode is one agent's call (or two) and its class, as an
-// outcome with its trace.
-func externalEpisode(ctx context.Context, cfg ExternalConfig, tool *mcp.Tool, persona string, i int, m target.Meter) (personas.Outcome, bool) {
-	seed := AgentSeed(cfg.Seed, i)
-	rng := rand.New(rand.NewPCG(seed, 0x6865726465787431))
-	tr := &personas.Trace{Goal: tool.Name, Persona: persona}
-	o := personas.Outcome{Trace: tr}
-	begin := time.Now()
-	finish := func(class, result, kind string, args map[string]any) (personas.Outcome, bool) {
-		if class == "" {
-			return o, false
-		}
-		o.Class, o.Severity = class, engine.Severity(severityOf(class))
-		tr.Steps = append(tr.Steps, personas.Step{Kind: kind, Tool: tool.Name, Args: args, Result: result, At: time.Since(begin)})
-		return o, true
-	}
-	s := toSchema(tool.InputSchema)
-	var args map[string]any
-	how := ""
-	if persona == PersonaAdversary {
-		var ok bool
-		if args, how, ok = invalidArgs(s, rng); !ok {
-			o.Class, o.Severity = "nothing_to_reject", engine.Severity(report.SeverityOK)
-			tr.Steps = append(tr.Steps, personas.Step{Kind: "look", Result: "the schema refuses nothing a client can send"})
-			return o, true
-		}
-	} else {
-		args = validArgs(s, rng, rng.IntN(5) == 0)
-	}
-	sess, err := cfg.Target.Open(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return o, false
-		}
-		return finish("crashed", "could not connect: "+err.Error(), "act", args)
-	}
-	defer sess.Close()
-	c := sess.Call(ctx, tool.Name, args, m)
-	if persona == PersonaAdversary {
-		class, text := judgeInvalid(c)
-		return finish(class, text+" [sent "+how+"]", "act", args)
-	}
-	class, text := judgeValid(c, tool)
-	if class != "answered" || cfg.AllowWrites || tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
-		return finish(class, text, "act", args)
-	}
-	// A read-only tool, and nothing writes during the run: the same call
-	// again must give the same answer.
-	tr.Steps = append(tr.Steps, personas.Step{Kind: "act", Tool: tool.Name, Args: args, Result: text})
-	c2 := sess.Call(ctx, tool.Name, args, m)
-	class2, text2 := judgeValid(c2, tool)
-	if class2 == "answered" && !sameAnswer(c.Result, c2.Result) {
-		class2, text2 = "unstable_answer", "a read-only tool answered the same call differently"
-	}
-	return finish(class2, text2, "verify", args)
-}
-
-// judgeNoAnswer classifies a call that got no usable answer: class ""
-// when the run cut it short. ok is false when an answer came (a result, a
-// tool error or a protocol error): the caller judges it.
-func judgeNoAnswer(c target.ExternalCall) (class, text string, ok bool) {
-	switch c.Class {
-	case target.ClassCancelled:
-		return "", "", true
-	case target.ClassTransport:
-		return "crashed", "transport: " + errText(c.Err), true
-	case target.ClassTimeout:
-		return "hung", "timeout: " + errText(c.Err), true
-	case target.ClassMalformed:
-		return "malformed", "malformed: " + errText(c.Err), true
-	}
-	return "", "", false
-}
-
-// judgeValid classifies the answer to a schema-valid call ("" when the
-// run cut the call short).
-func judgeValid(c target.ExternalCall, tool *mcp.Tool) (class, text string) {
-	if class, text, ok := judgeNoAnswer(c); ok {
-		return class, text
-	}
-	if c.Class == target.ClassProtocol {
-		return "protocol_error", "protocol error: " + errText(c.Err)
-	}
-	r := c.Result
-	if len(r.Content) == 0 && r.StructuredContent == nil {
-		return "malformed", "malformed: a result with no content"
-	}
-	if c.Class == target.ClassToolError {
-		return "tool_error", "error: " + resultSnippet(r)
-	}
-	if tool.OutputSchema != nil && r.StructuredContent == nil {
-		return "malformed", "malformed: the tool declares an output schema but sent no structured content"
-	}
-	return "answered", "ok: " + resultSnippet(r)
-}
-
-// judgeInvalid classifies the answer to a call the schema refuses.
-func judgeInvalid(c target.ExternalCall) (class, text string) {
-	if class, text, ok := judgeNoAnswer(c); ok {
-		return class, text
-	}
-	switch c.Class {
-	case target.ClassProtocol:
-		// A JSON-RPC "invalid params" error with a message is a clear no.
-		if msg := errText(c.Err); msg != "" {
-			return "rejected_clearly", "protocol error: " + msg
-		}
-		return "unclear_rejection", "protocol error without a message"
-	case target.ClassToolError:
-		if t := resultSnippet(c.Result); t != "" {
-			return "rejected_clearly", "error: " + t
-		}
-		return "unclear_rejection", "an error result with no message"
-	}
-	return "accepted_invalid", "accepted: " + resultSnippet(c.Result)
-}
-
 func errText(err error) string {
 	if err == nil {
 		return ""
 	}
-	return clip(err.Error(), 300)
-}
-
-// clip cuts s to at most n bytes, on a character boundary (a server's
-// message may be in any script), marking the cut with "…".
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return personas.Clip(err.Error(), 300)
 }
 
 // resultSnippet is the start of a result's text, for a trace.
@@ -431,21 +316,12 @@ func resultSnippet(r *mcp.CallToolResult) string {
 	}
 	for _, c := range r.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
-			return clip(tc.Text, 120)
+			return personas.Clip(tc.Text, 120)
 		}
 	}
 	if r.StructuredContent != nil {
 		b, _ := json.Marshal(r.StructuredContent)
-		return clip(string(b), 120)
+		return personas.Clip(string(b), 120)
 	}
 	return ""
-}
-
-// sameAnswer compares two results by their JSON.
-func sameAnswer(a, b *mcp.CallToolResult) bool {
-	ja, _ := json.Marshal(a.Content)
-	jb, _ := json.Marshal(b.Content)
-	sa, _ := json.Marshal(a.StructuredContent)
-	sb, _ := json.Marshal(b.StructuredContent)
-	return bytes.Equal(ja, jb) && bytes.Equal(sa, sb)
 }

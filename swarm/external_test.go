@@ -4,35 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
 )
-
-// A server's message is cut on a character boundary, whatever its script.
-func TestClipKeepsCharactersWhole(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"short", 10, "short"},
-		{"exactly10!", 10, "exactly10!"},
-		{"abcdefghijk", 10, "abcdefghij…"},
-		{"ééééé", 5, "éé…"},           // 2-byte runes: byte 5 is inside the third
-		{"日本語のエラー", 7, "日本…"},         // 3-byte runes: byte 7 is inside the third
-		{"🙂🙂", 3, "…"},                // a 4-byte rune longer than the limit
-		{"ok 🙂 done", 4, "ok " + "…"}, // the cut falls inside the emoji
-	} {
-		got := clip(c.in, c.n)
-		if got != c.want || !utf8.ValidString(got) {
-			t.Errorf("clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
-		}
-	}
-}
 
 // The aggregator of a run against a server with many tools keeps its
 // trace sample bounded, with room for every tool × class four times over
@@ -50,14 +27,14 @@ func TestExternalAggregatorKeepsLowestAgentsPerClass(t *testing.T) {
 	}
 	a := newAggregator(l)
 	bound := 4 * report.TracesPerClass * len(a.traceMax)
-	if bound < 4*report.TracesPerClass*tools*len(externalClasses) {
-		t.Fatalf("bound %d cannot hold the %d tool × class samples four times over", bound, tools*len(externalClasses))
+	if bound < 4*report.TracesPerClass*tools*len(personas.ExternalClasses) {
+		t.Fatalf("bound %d cannot hold the %d tool × class samples four times over", bound, tools*len(personas.ExternalClasses))
 	}
 	classes := []string{"answered", "rejected_clearly", "tool_error"}
 	for i := agents - 1; i >= 0; i-- { // highest first: the sample must replace what it kept
 		tool := i % tools
 		o := personas.Outcome{Class: classes[(i/tools)%len(classes)],
-			Trace: &personas.Trace{Goal: ts[tool].Name, Persona: PersonaExerciser}}
+			Trace: &personas.Trace{Goal: ts[tool].Name, Persona: personas.PersonaExerciser}}
 		if err := a.Add(&AgentResult{Index: i, Goal: tool, Outcomes: []personas.Outcome{o}}); err != nil {
 			t.Fatal(err)
 		}

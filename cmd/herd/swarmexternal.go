@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/lint"
+	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
 	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/swarm/target"
@@ -107,7 +108,7 @@ func lintTools(tools []*mcp.Tool) []lint.Tool {
 				Destructive: a.DestructiveHint == nil || *a.DestructiveHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
 		}
 		if s, ok := t.InputSchema.(map[string]any); ok {
-			props, names, required := swarm.SchemaProperties(s)
+			props, names, required := personas.SchemaProperties(s)
 			for _, n := range names {
 				ps, _ := props[n].(map[string]any)
 				p := lint.Param{Name: n, Required: slices.Contains(required, n)}
