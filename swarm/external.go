@@ -76,8 +76,8 @@ func (cfg ExternalConfig) Check() error {
 // newExternalPlan is the plan of a run against an external server, and
 // the tools it may not call.
 func newExternalPlan(cfg ExternalConfig) (*Plan, []string, error) {
-	if cfg.Agents < 1 || cfg.Agents > MaxAgents {
-		return nil, nil, fieldErr("Agents", "must be between 1 and %d, got %d", MaxAgents, cfg.Agents)
+	if err := checkAgents(cfg.Agents); err != nil {
+		return nil, nil, err
 	}
 	var tools []*mcp.Tool
 	var skipped []string

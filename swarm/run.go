@@ -110,8 +110,8 @@ func NewPlan(cfg Config) (*Plan, error) {
 	if w == nil {
 		return nil, fmt.Errorf("no world")
 	}
-	if cfg.Agents < 1 || cfg.Agents > MaxAgents {
-		return nil, fieldErr("Agents", "must be between 1 and %d, got %d", MaxAgents, cfg.Agents)
+	if err := checkAgents(cfg.Agents); err != nil {
+		return nil, err
 	}
 	if cfg.Shard.Count == 0 {
 		cfg.Shard = Shard{0, 1}
@@ -181,6 +181,15 @@ func NewPlan(cfg Config) (*Plan, error) {
 	p.layout.flipReplay = func(i int, _, b string) string { return p.ReplayCommand(i, b) }
 	p.total = agentsInShard(cfg.Agents, cfg.Shard) * len(cfg.Variants)
 	return p, nil
+}
+
+// checkAgents is the one range check of a run's agents, whatever its
+// target (a command may cap them lower).
+func checkAgents(n int) error {
+	if n < 1 || n > MaxAgents {
+		return fieldErr("Agents", "must be between 1 and %d, got %d", MaxAgents, n)
+	}
+	return nil
 }
 
 // MaxWorkers caps Config.Workers.
