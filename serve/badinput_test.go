@@ -270,7 +270,7 @@ func TestCheckListenAddr(t *testing.T) {
 		{"[::1]:8931", false, "[::1]:8931", ""},
 		{"127.0.0.2:1", false, "127.0.0.2:1", ""},
 		{"0.0.0.0:8931", false, "", "not loopback"},
-		{"192.168.1.5:8931", false, "", "--allow-remote"},
+		{"192.168.1.5:8931", false, "", "AllowRemote: address \"192.168.1.5:8931\" is not loopback"},
 		{"example.com:80", false, "", "not loopback"},
 		{"0.0.0.0:8931", true, "0.0.0.0:8931", ""},
 		{"127.0.0.1", false, "", "want HOST:PORT"},

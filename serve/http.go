@@ -64,7 +64,7 @@ func (s *Server) limitSessions(next http.Handler) http.Handler {
 		if res == nil {
 			s.log.Warn("session refused: too many sessions", "max", s.sessions.max, "remote", r.RemoteAddr)
 			w.Header().Set("Retry-After", "1")
-			http.Error(w, fmt.Sprintf("too many sessions: at most %d at once (end one with DELETE, or serve with a larger --max-sessions)", s.sessions.max), http.StatusServiceUnavailable)
+			http.Error(w, fmt.Sprintf("too many sessions: at most %d at once (end one with DELETE, or serve with a larger session limit)", s.sessions.max), http.StatusServiceUnavailable)
 			return
 		}
 		defer s.sessions.release(res)

@@ -67,7 +67,7 @@ func Reach(ctx context.Context, spec target.Spec, opts target.Options) (*Reached
 		}
 		if s.Control() == nil {
 			s.Close()
-			return nil, fmt.Errorf("%s: herd serve over stdio needs its control plane to judge end states: add --control 127.0.0.1:0 to the command", spec.Raw)
+			return nil, fmt.Errorf("%s: %w", spec.Raw, target.ErrNoControlPlane)
 		}
 		info, err := s.Control().World(ctx)
 		if err != nil {
@@ -141,7 +141,7 @@ func (r *Reached) Target(ctx context.Context, cfg *Config, maxInFlight int) (Tar
 		}
 		if profile != r.Info.Faults {
 			if r.Spec.Kind == target.KindStdio {
-				return nil, fieldErr("Profile", "the command serves faults %s; put --faults %s in the command instead", r.Info.Faults, profile)
+				return nil, fieldErr("Profile", "the command serves faults %s, not %s: a server over stdio is not switched; give it the profile in its command instead", r.Info.Faults, profile)
 			}
 			// Asked for explicitly: switch the server (every session on it).
 			if err := control.NewClient(control.URL(r.Spec.URL), r.hc).SetFaults(ctx, profile); err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/herd-sh/herd/swarm"
+	"github.com/herd-sh/herd/swarm/target"
 )
 
 // flagOfField is the flag that sets each configuration field the swarm
@@ -29,6 +30,7 @@ var flagOfField = map[string]string{
 	"Load.MaxInFlight": "max-in-flight",
 	"WorldFile":        "world",
 	"Token":            "token",
+	"AllowRemote":      "allow-remote",
 }
 
 // flagErr maps a library error to the command's: a field error becomes
@@ -38,6 +40,9 @@ func flagErr(err error) error {
 	var unreachable *swarm.UnreachableError
 	if errors.As(err, &unreachable) {
 		return codeErr(exitUnreachable, err)
+	}
+	if errors.Is(err, target.ErrNoControlPlane) {
+		return usageErrf("%v: add --control 127.0.0.1:0 to the command", err)
 	}
 	if fe, ok := swarm.AsFieldError(err); ok {
 		if flag, known := flagOfField[fe.Field]; known {

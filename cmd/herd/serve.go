@@ -13,6 +13,7 @@ import (
 
 	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/internal/field"
 	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/worlds"
 )
@@ -95,12 +96,12 @@ func runServe(ctx context.Context, s *streams, o *serveOptions) error {
 	var httpAddr, controlAddr string
 	if o.http != "" {
 		if httpAddr, err = serve.CheckListenAddr(o.http, o.allowRemote); err != nil {
-			return usageErrf("--http: %v", err)
+			return listenAddrErr("http", err)
 		}
 	}
 	if o.control != "" {
 		if controlAddr, err = serve.CheckListenAddr(o.control, o.allowRemote); err != nil {
-			return usageErrf("--control: %v", err)
+			return listenAddrErr("control", err)
 		}
 	}
 	srv, err := serve.New(opts)
@@ -173,6 +174,15 @@ func runServe(ctx context.Context, s *streams, o *serveOptions) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// listenAddrErr is a refused --http or --control address; a non-loopback
+// one says which flags allow it.
+func listenAddrErr(flag string, err error) error {
+	if fe, ok := field.As(err); ok && fe.Field == "AllowRemote" {
+		return usageErrf("--%s: %v: allow it with --allow-remote (and --token)", flag, fe.Err)
+	}
+	return usageErrf("--%s: %v", flag, err)
 }
 
 // serverOptions checks the flags and builds the server's options.

@@ -186,6 +186,11 @@ func (p *process) control(hc *http.Client, allow []string) (*control.Client, err
 	return control.NewClient(u, hc), nil
 }
 
+// ErrNoControlPlane is a herd server over stdio started without its
+// control plane, which the swarm needs to judge end states: a command
+// tells the user how to start it with one.
+var ErrNoControlPlane = errors.New("herd serve over stdio needs its control plane to judge end states")
+
 // IsHerd reports whether the server is herd serve.
 func (s *Stdio) IsHerd() bool { return s.first.isHerd() }
 
@@ -208,7 +213,7 @@ func (s *Stdio) Close() error {
 // connection. name is what the results call the target.
 func (s *Stdio) Served(name string, w *engine.World, profile string) (*Served, error) {
 	if s.control == nil {
-		return nil, fmt.Errorf("%s: herd serve over stdio needs its control plane to judge end states: add --control 127.0.0.1:0 to the command", name)
+		return nil, fmt.Errorf("%s: %w", name, ErrNoControlPlane)
 	}
 	first := &conn{cs: s.first.cs, id: "stdio", ctl: s.control, close: s.first.close}
 	s.first = nil
