@@ -13,7 +13,7 @@ const (
 	MaxRate       = 100_000        // agents started a second
 	MaxDuration   = 24 * time.Hour // --duration
 	MaxInFlight   = 10_000         // agents at once
-	MaxLoadAgents = 1_000_000      // agents a duration-bound run without --agents may start
+	MaxLoadAgents = 1_000_000      // agents a duration-bound run with no agent count given may start
 )
 
 // Load is how a run over a real transport starts its agents.

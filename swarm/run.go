@@ -25,7 +25,7 @@ import (
 	"github.com/herd-sh/herd/swarm/target"
 )
 
-// MaxAgents is the default cap on --agents: a run that big takes minutes,
+// MaxAgents caps Config.Agents: a run that big takes minutes,
 // and a typo (an extra zero) should be an error, not an hour.
 const MaxAgents = 10_000_000
 
