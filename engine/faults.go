@@ -23,11 +23,15 @@ type FaultProfile struct {
 	byTool []*ToolFaults // per tool index; nil entries have no faults
 }
 
-// ProfileName is p's name, and "none" for a nil profile: a session made
-// with no profile has no faults, like the built-in "none".
+// NoFaults names the fault profile every world has and every run defaults
+// to: no injected errors, no latency.
+const NoFaults = "none"
+
+// ProfileName is p's name, and NoFaults for a nil profile: a session made
+// with no profile has no faults, like the built-in one.
 func ProfileName(p *FaultProfile) string {
 	if p == nil {
-		return "none"
+		return NoFaults
 	}
 	return p.Name
 }

@@ -308,3 +308,8 @@ func (w *World) ErrorCodes() []string { return w.errorCodes }
 
 // HasVariant reports whether name is one of the world's description variants.
 func (w *World) HasVariant(name string) bool { return slices.Contains(w.Variants, name) }
+
+// DefaultVariant is the description variant a run, a server or a lint
+// reads when none is asked for: the world's first (a world has at least
+// one).
+func (w *World) DefaultVariant() string { return w.Variants[0] }

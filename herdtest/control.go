@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
-	"github.com/herd-sh/herd/serve"
-	"github.com/herd-sh/herd/swarm/target"
 )
 
 // requestTimeout bounds one control-plane request: the control plane
@@ -27,12 +26,12 @@ type Control struct {
 }
 
 // controlBackend is what differs between a served and an in-process world:
-// a served world's is the control plane's client (target.Control), an
+// a served world's is the control plane's client (control.Client), an
 // in-process world answers the same questions from its one session. Every
 // method returns the bytes the control plane would: canonical state JSON,
 // NDJSON journal.
 type controlBackend interface {
-	Sessions(ctx context.Context) ([]serve.SessionInfo, error)
+	Sessions(ctx context.Context) ([]control.SessionInfo, error)
 	State(ctx context.Context, session string) ([]byte, error)
 	Journal(ctx context.Context, session string) ([]byte, error)
 	Invariants(ctx context.Context, session string) ([]engine.Violation, error)
@@ -41,12 +40,12 @@ type controlBackend interface {
 }
 
 var (
-	_ controlBackend = (*target.Control)(nil)
+	_ controlBackend = (*control.Client)(nil)
 	_ controlBackend = (*localWorld)(nil)
 )
 
 // Sessions lists the world's sessions, oldest first.
-func (c *Control) Sessions() ([]serve.SessionInfo, error) {
+func (c *Control) Sessions() ([]control.SessionInfo, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
 	return c.backend.Sessions(ctx)
@@ -124,10 +123,10 @@ func (l *localWorld) check(session string) error {
 	return nil
 }
 
-func (l *localWorld) Sessions(context.Context) ([]serve.SessionInfo, error) {
+func (l *localWorld) Sessions(context.Context) ([]control.SessionInfo, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return []serve.SessionInfo{{
+	return []control.SessionInfo{{
 		ID: LocalSession, Key: localKey, Seed: l.sess.Base().Seed(), Calls: l.sess.Calls(),
 		Profile: l.sess.Profile().Name, Created: l.created,
 	}}, nil

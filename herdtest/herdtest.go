@@ -25,9 +25,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/serve"
-	"github.com/herd-sh/herd/swarm/target"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -80,7 +80,7 @@ type World struct {
 // the test at once.
 func Start(t testing.TB, world string, opts ...Option) *World {
 	t.Helper()
-	o := options{faults: "none"}
+	o := options{faults: engine.NoFaults}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -152,7 +152,7 @@ func (w *World) serve(t testing.TB, o options, seed uint64) error {
 	w.server = srv
 	w.baseURL = "http://" + ln.Addr().String()
 	// Each request is bounded by its context (requestTimeout).
-	w.control = &Control{world: w.world, backend: target.NewControl(w.ControlURL(), &http.Client{})}
+	w.control = &Control{world: w.world, backend: control.NewClient(w.ControlURL(), &http.Client{})}
 	return nil
 }
 
@@ -173,7 +173,7 @@ func (w *World) Endpoint() string {
 	if w.server == nil {
 		return ""
 	}
-	return w.baseURL + serve.MCPPath
+	return w.baseURL + control.MCPPath
 }
 
 // ControlURL is the base URL of a served world's control plane

@@ -32,7 +32,7 @@ func MeasureConfusions(w *engine.World, variant string, overrides map[string]str
 	// descriptions file is the default variant with every text replaced.
 	modelVariant := variant
 	if !w.HasVariant(variant) {
-		modelVariant = w.Variants[0]
+		modelVariant = w.DefaultVariant()
 	}
 	texts := effectiveDescriptions(w, variant, overrides)
 	m, err := personas.NewModelWith(w, modelVariant, texts)

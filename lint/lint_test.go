@@ -423,20 +423,6 @@ func TestReaderPersonaReadsDescriptions(t *testing.T) {
 	}
 }
 
-func TestToResults(t *testing.T) {
-	r := lintFile(t, "testdata/defects.yaml")
-	got := r.ToResults()
-	if len(got) != len(r.Findings) || len(got) == 0 {
-		t.Fatalf("%d results for %d findings", len(got), len(r.Findings))
-	}
-	for i, f := range r.Findings {
-		g := got[i]
-		if g.Tool != f.Tool || g.Variant != f.Variant || g.Dimension != f.Dimension || g.Level != f.Level || g.Message != f.Message || g.Fix != f.Fix {
-			t.Errorf("result %d = %+v, want %+v", i, g, f)
-		}
-	}
-}
-
 func TestNewVariantFromDescriptions(t *testing.T) {
 	w := defectsWorld(t)
 	descs, err := LoadDescriptions("testdata/descriptions/good.yaml", w)

@@ -3,8 +3,6 @@ package lint
 import (
 	"fmt"
 	"math"
-
-	"github.com/herd-sh/herd/report"
 )
 
 // Dimensions of the rubric, in the order they are reported.
@@ -118,15 +116,6 @@ func (r *Report) Dimension(name string) float64 {
 		}
 	}
 	return -1
-}
-
-// ToResults converts the findings for a results document.
-func (r *Report) ToResults() []report.LintFinding {
-	out := make([]report.LintFinding, len(r.Findings))
-	for i, f := range r.Findings {
-		out[i] = report.LintFinding(f)
-	}
-	return out
 }
 
 // round1 rounds to one decimal, so that reports print and compare stably.

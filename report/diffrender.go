@@ -47,7 +47,7 @@ func (d *DiffReport) verdictLine() string {
 // its corrected p.
 func diffTable(rows []DiffRow) textTable {
 	t := columns([]string{"Change", "Rate", "Wording", "Base", "Head", "Head − Base [95% CI]", "p (Holm)"}, false, false, false, true, true, true, true)
-	t.what, t.more = "significant changes", "`herd diff --format json` lists them all"
+	t.what, t.more = "significant changes", "the JSON form of the diff lists them all"
 	for _, r := range rows {
 		mark := "changed"
 		switch {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,7 +55,9 @@ func MergeLabeled(labels []string, docs []*Results) (*Results, error) {
 		Classes: slices.Clone(first.Classes),
 	}
 	out.Run.Shard = nil
-	out.Run.Command = stripShardFlag(first.Run.Command)
+	// A shard's reproducing command is the whole run's (herd swarm
+	// records it without the shard), and so is the merged document's.
+	out.Run.Command = first.Run.Command
 	for _, d := range docs {
 		out.Partial = out.Partial || d.Partial
 		out.Episodes += d.Episodes
@@ -204,12 +205,6 @@ func show(v any) string {
 	}
 	return fmt.Sprint(v)
 }
-
-var shardFlag = regexp.MustCompile(`\s+--shard(?:=|\s+)\S+`)
-
-// stripShardFlag removes --shard k/n from a command line: the merged
-// document is the unsharded run's, and so is its reproducing command.
-func stripShardFlag(cmd string) string { return shardFlag.ReplaceAllString(cmd, "") }
 
 func mergeCounts(labels []string, docs []*Results) ([]Count, error) {
 	type key [4]string

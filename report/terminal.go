@@ -117,7 +117,7 @@ func (t *termWriter) header(res *Results) {
 func (t *termWriter) verdicts(res *Results) {
 	overall := Overall(res.Thresholds)
 	if overall == "" {
-		t.printf("\nVERDICT: no thresholds set (add --threshold 'harmful<5%%')\n")
+		t.printf("\nVERDICT: no thresholds set (set one, e.g. 'harmful<5%%')\n")
 	} else {
 		t.printf("\nVERDICT: %s\n", overall)
 	}

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/herd-sh/herd/control"
 )
 
 // rawMCP speaks Streamable HTTP by hand, so tests can send what a proper
@@ -120,7 +122,7 @@ func TestBadInput(t *testing.T) {
 	const token = "tok-123"
 	s := newTestServer(t, Options{Seed: 42, Token: token})
 	base := startHTTP(t, s)
-	m := &rawMCP{t: t, hc: pooledClient(""), url: base + MCPPath, token: token}
+	m := &rawMCP{t: t, hc: pooledClient(""), url: base + control.MCPPath, token: token}
 	m.handshake()
 
 	call := func(name string, args any) func(*testing.T) (int, string) {
@@ -268,7 +270,7 @@ func TestCheckListenAddr(t *testing.T) {
 		{"[::1]:8931", false, "[::1]:8931", ""},
 		{"127.0.0.2:1", false, "127.0.0.2:1", ""},
 		{"0.0.0.0:8931", false, "", "not loopback"},
-		{"192.168.1.5:8931", false, "", "--allow-remote"},
+		{"192.168.1.5:8931", false, "", "AllowRemote: address \"192.168.1.5:8931\" is not loopback"},
 		{"example.com:80", false, "", "not loopback"},
 		{"0.0.0.0:8931", true, "0.0.0.0:8931", ""},
 		{"127.0.0.1", false, "", "want HOST:PORT"},
@@ -298,7 +300,7 @@ func TestCORSForLoopbackPages(t *testing.T) {
 		origin string
 		want   int
 	}{{"http://localhost:6274", http.StatusNoContent}, {"https://evil.example", http.StatusForbidden}} {
-		req, _ := http.NewRequest(http.MethodOptions, base+MCPPath, nil)
+		req, _ := http.NewRequest(http.MethodOptions, base+control.MCPPath, nil)
 		req.Header.Set("Origin", tc.origin)
 		req.Header.Set("Access-Control-Request-Method", "POST")
 		req.Header.Set("Access-Control-Request-Headers", "content-type, mcp-session-id, authorization")

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herd-sh/herd/control"
 )
 
 // The benchmarks measure tool calls per second through herd's server and,
@@ -183,7 +185,7 @@ func BenchmarkBareSDKHTTP(b *testing.B) {
 // routeMCP serves h at /mcp, as herd does.
 func routeMCP(h http.Handler) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(MCPPath, h)
+	mux.Handle(control.MCPPath, h)
 	return mux
 }
 

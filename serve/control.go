@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 )
 
@@ -42,7 +43,7 @@ func (s *Server) routeControl(mux *http.ServeMux) {
 func (s *Server) getWorld(w http.ResponseWriter, _ *http.Request) {
 	d := s.worldDoc()
 	live, kept := s.sessions.counts()
-	d.Sessions = &SessionCount{Live: live, Kept: kept}
+	d.Sessions = &control.SessionCount{Live: live, Kept: kept}
 	writeJSON(w, http.StatusOK, d)
 }
 
@@ -146,7 +147,7 @@ type resetBody struct {
 
 // resetAnswer is the session after a reset, plus the attempt begun, if any.
 type resetAnswer struct {
-	SessionInfo
+	control.SessionInfo
 	Goal   string `json:"goal,omitempty"`
 	Target string `json:"target,omitempty"` // the id of the goal's target record
 	Intent string `json:"intent,omitempty"`

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/herd-sh/herd/control"
 )
 
 // TestControlPlane drives one HTTP session and reads and changes its world
@@ -23,7 +25,7 @@ func TestControlPlane(t *testing.T) {
 	}
 
 	// The session is listed as soon as it initialized.
-	var list struct{ Sessions []SessionInfo }
+	var list struct{ Sessions []control.SessionInfo }
 	mustJSON(t, hc, base+"/control/sessions", &list)
 	if len(list.Sessions) != 1 || list.Sessions[0].ID != id || list.Sessions[0].Key != 1 || list.Sessions[0].Calls != 0 || list.Sessions[0].Seed != 42 {
 		t.Fatalf("sessions: %+v", list.Sessions)
@@ -111,7 +113,7 @@ func TestControlPlane(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("reset to 7: %d %s", code, body)
 	}
-	var info SessionInfo
+	var info control.SessionInfo
 	_ = json.Unmarshal(body, &info)
 	if info.Seed != 7 || info.Calls != 0 || info.Key != 1 {
 		t.Fatalf("after reset to 7: %+v", info)
@@ -141,7 +143,7 @@ func TestControlPlane(t *testing.T) {
 		t.Fatalf("session profile %q after switch", info.Profile)
 	}
 
-	var wd WorldDoc
+	var wd control.WorldDoc
 	mustJSON(t, hc, base+"/control/world", &wd)
 	if wd.World != "crm" || wd.Faults != "hostile" || wd.Sessions == nil || wd.Sessions.Live != 1 {
 		t.Fatalf("world: %+v", wd)
@@ -231,7 +233,7 @@ func TestMaxSessions(t *testing.T) {
 	if _, err := dialHTTP(base, hc); err == nil || !strings.Contains(err.Error(), "Service Unavailable") {
 		t.Fatalf("third session: %v, want 503", err)
 	}
-	m := &rawMCP{t: t, hc: hc, url: base + MCPPath}
+	m := &rawMCP{t: t, hc: hc, url: base + control.MCPPath}
 	code, body, _ := m.post([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`), nil)
 	if code != http.StatusServiceUnavailable || !strings.Contains(body, "too many sessions: at most 2 at once") {
 		t.Fatalf("raw third initialize: %d %s", code, body)
@@ -252,7 +254,7 @@ func TestMaxSessions(t *testing.T) {
 	if code, _ := getBody(t, hc, base+"/control/sessions/"+first+"/state"); code != http.StatusNotFound {
 		t.Fatalf("oldest ended session still kept (%d)", code)
 	}
-	var list struct{ Sessions []SessionInfo }
+	var list struct{ Sessions []control.SessionInfo }
 	mustJSON(t, hc, base+"/control/sessions", &list)
 	if len(list.Sessions) != 2 || list.Sessions[0].ID != b.ID() || list.Sessions[1].ID != c.ID() {
 		t.Fatalf("kept sessions: %+v", list.Sessions)
@@ -263,7 +265,7 @@ func waitClosed(t *testing.T, hc *http.Client, base, id string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		var info SessionInfo
+		var info control.SessionInfo
 		mustJSON(t, hc, base+"/control/sessions/"+id, &info)
 		if info.Closed {
 			return
@@ -292,7 +294,7 @@ func TestRestoreAcrossSeeds(t *testing.T) {
 	if _, got := getBody(t, hc, url+"/state"); string(got) != string(want) {
 		t.Fatal("state after restoring across seeds differs")
 	}
-	var info SessionInfo
+	var info control.SessionInfo
 	mustJSON(t, hc, url, &info)
 	if info.Seed != 7 {
 		t.Fatalf("seed after restore: %d, want 7", info.Seed)

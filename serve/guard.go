@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/herd-sh/herd/internal/field"
 )
 
 // CheckListenAddr resolves the address to listen on: a missing host means
@@ -35,7 +37,7 @@ func CheckListenAddr(addr string, allowRemote bool) (string, error) {
 		host = "127.0.0.1"
 	}
 	if !allowRemote && !isLoopbackHost(host) {
-		return "", fmt.Errorf("address %q is not loopback: serving a world beyond this machine needs --allow-remote (and --token)", addr)
+		return "", field.Errorf("AllowRemote", "address %q is not loopback, and serving a world beyond this machine is not allowed", addr)
 	}
 	return net.JoinHostPort(host, port), nil
 }
@@ -108,7 +110,7 @@ func allowCORS(h http.Header, origin string) {
 // is not) and the status.
 func (s *Server) refuseOrigin(r *http.Request) (string, int) {
 	if !s.remote && !isLoopbackHost(hostOnly(r.Host)) {
-		return fmt.Sprintf("forbidden: Host %q is not loopback (DNS rebinding protection; serve with --allow-remote to accept it)", r.Host), http.StatusForbidden
+		return fmt.Sprintf("forbidden: Host %q is not loopback (DNS rebinding protection: this server accepts loopback hosts only)", r.Host), http.StatusForbidden
 	}
 	if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin, r.Host) {
 		allowed := "loopback origins"

@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 )
 
@@ -174,7 +175,7 @@ func crmSessionHTTP(t testing.TB) (*http.Client, *mcp.ClientSession, string) {
 }
 
 func dialHTTP(base string, hc *http.Client) (*mcp.ClientSession, error) {
-	tr := &mcp.StreamableClientTransport{Endpoint: base + MCPPath, HTTPClient: hc, DisableStandaloneSSE: true, MaxRetries: -1}
+	tr := &mcp.StreamableClientTransport{Endpoint: base + control.MCPPath, HTTPClient: hc, DisableStandaloneSSE: true, MaxRetries: -1}
 	return newClient().Connect(context.Background(), tr, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 }
 
@@ -260,7 +261,7 @@ func sessionKey(t testing.TB, hc *http.Client, base, id string) uint64 {
 	if code != http.StatusOK {
 		t.Fatalf("GET session %s: %d %s", id, code, body)
 	}
-	var info SessionInfo
+	var info control.SessionInfo
 	if err := json.Unmarshal(body, &info); err != nil {
 		t.Fatal(err)
 	}

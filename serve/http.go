@@ -11,19 +11,18 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-)
 
-// MCPPath is where Streamable HTTP is served.
-const MCPPath = "/mcp"
+	"github.com/herd-sh/herd/control"
+)
 
 // Handler serves MCP over Streamable HTTP at /mcp and the control plane
 // under /control, behind the Host/Origin/token guard.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(MCPPath, s.limitSessions(s.streamable()))
+	mux.Handle(control.MCPPath, s.limitSessions(s.streamable()))
 	s.routeControl(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, fmt.Sprintf("not found: herd serves MCP at %s and its control plane under /control", MCPPath), http.StatusNotFound)
+		http.Error(w, fmt.Sprintf("not found: herd serves MCP at %s and its control plane under /control", control.MCPPath), http.StatusNotFound)
 	})
 	return s.guard(mux)
 }
@@ -65,7 +64,7 @@ func (s *Server) limitSessions(next http.Handler) http.Handler {
 		if res == nil {
 			s.log.Warn("session refused: too many sessions", "max", s.sessions.max, "remote", r.RemoteAddr)
 			w.Header().Set("Retry-After", "1")
-			http.Error(w, fmt.Sprintf("too many sessions: at most %d at once (end one with DELETE, or serve with a larger --max-sessions)", s.sessions.max), http.StatusServiceUnavailable)
+			http.Error(w, fmt.Sprintf("too many sessions: at most %d at once (end one with DELETE, or serve with a larger session limit)", s.sessions.max), http.StatusServiceUnavailable)
 			return
 		}
 		defer s.sessions.release(res)

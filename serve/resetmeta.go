@@ -6,43 +6,11 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 )
 
-// ResetMeta is the _meta key by which a tool call resets its session before
-// it runs: the control plane's reset (POST /control/sessions/{id}/reset),
-// carried by the episode's first call instead of a request of its own. A
-// driver that starts thousands of short episodes a second (herd swarm over
-// MCP) saves a round trip per episode; the call then runs on the reset
-// session exactly as if the reset had come first (docs/serve.md).
-const ResetMeta = "sh.herd/reset"
-
-// MetaReset is what a call's _meta[ResetMeta] holds: the reset body, with
-// the 64-bit numbers as decimal strings — JSON numbers lose them past 2^53
-// in most decoders, the MCP SDKs' among them.
-type MetaReset struct {
-	Seed          string `json:"seed,omitempty"`
-	Key           string `json:"key,omitempty"`
-	Goal          string `json:"goal,omitempty"`
-	Rnd           string `json:"rnd,omitempty"`
-	ReturnJournal bool   `json:"return_journal,omitempty"`
-}
-
-// MetaResetAnswer is what the call's result carries in _meta[ResetMeta]:
-// the session as reset, the goal's target, and, with return_journal, the
-// calls of the journal the reset dropped — each a GET …/journal line
-// without latency_ms and result, which a driver replaying the calls does
-// not read and which are most of a journal's bytes.
-type MetaResetAnswer struct {
-	Session string               `json:"session"`
-	Seed    string               `json:"seed"`
-	Key     string               `json:"key"`
-	Goal    string               `json:"goal,omitempty"`
-	Target  string               `json:"target,omitempty"`
-	Journal []engine.JournalCall `json:"journal,omitzero"`
-}
-
-// parseMetaReset reads _meta[ResetMeta] as the SDK decoded it (a JSON
+// parseMetaReset reads _meta[control.ResetMeta] as the SDK decoded it (a JSON
 // object into a map). Unknown fields are refused, like the control plane's.
 func parseMetaReset(v any) (resetBody, error) {
 	var body resetBody
@@ -97,10 +65,10 @@ func parseMetaReset(v any) (resetBody, error) {
 	return body, nil
 }
 
-// metaAnswer is the result's _meta[ResetMeta] for a reset's answer; old is
+// metaAnswer is the result's _meta[control.ResetMeta] for a reset's answer; old is
 // the session the reset replaced.
-func metaAnswer(ans resetAnswer, old *engine.Session, withJournal bool) MetaResetAnswer {
-	a := MetaResetAnswer{
+func metaAnswer(ans resetAnswer, old *engine.Session, withJournal bool) control.MetaResetAnswer {
+	a := control.MetaResetAnswer{
 		Session: ans.ID,
 		Seed:    strconv.FormatUint(ans.Seed, 10),
 		Key:     strconv.FormatUint(ans.Key, 10),

@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herd-sh/herd/control"
 )
 
 // A call whose _meta carries sh.herd/reset runs on the session reset as
@@ -45,7 +47,7 @@ func TestCallResetsBySessionMeta(t *testing.T) {
 	wantText, wantErr := engineText(t, local.Call("get_contact", args))
 
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
-		Meta: mcp.Meta{ResetMeta: MetaReset{Seed: "7", Key: strconv.FormatUint(key, 10), Goal: goal.Name, Rnd: "3", ReturnJournal: true}},
+		Meta: mcp.Meta{control.ResetMeta: control.MetaReset{Seed: "7", Key: strconv.FormatUint(key, 10), Goal: goal.Name, Rnd: "3", ReturnJournal: true}},
 		Name: "get_contact", Arguments: args,
 	})
 	if err != nil {
@@ -54,7 +56,7 @@ func TestCallResetsBySessionMeta(t *testing.T) {
 	if got := resultText(t, res); got != wantText || res.IsError != wantErr {
 		t.Errorf("the call after the reset answered %s (error %v), in-process %s (error %v)", got, res.IsError, wantText, wantErr)
 	}
-	ans, ok := res.Meta[ResetMeta].(map[string]any)
+	ans, ok := res.Meta[control.ResetMeta].(map[string]any)
 	if !ok {
 		t.Fatalf("result _meta: %v", res.Meta)
 	}
@@ -110,10 +112,10 @@ func TestBadSessionMetaIsRefused(t *testing.T) {
 		{"7", `want an object`},
 	} {
 		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
-			Meta: mcp.Meta{ResetMeta: c.meta}, Name: "get_contact", Arguments: map[string]any{"id": "c_0001"},
+			Meta: mcp.Meta{control.ResetMeta: c.meta}, Name: "get_contact", Arguments: map[string]any{"id": "c_0001"},
 		})
 		var rpcErr *jsonrpc.Error
-		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || !strings.Contains(rpcErr.Message, c.want) || !strings.Contains(rpcErr.Message, ResetMeta) {
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || !strings.Contains(rpcErr.Message, c.want) || !strings.Contains(rpcErr.Message, control.ResetMeta) {
 			t.Errorf("_meta %v: got %v, want an invalid-params error saying %q", c.meta, err, c.want)
 		}
 	}

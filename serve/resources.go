@@ -6,51 +6,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 )
 
-// WorldDoc is the world:// resource (and GET /control/world): what the world
-// is and which tools it has, as this server shows them. The swarm's control
-// plane client reads it (target.WorldInfo).
-type WorldDoc struct {
-	World       string        `json:"world"`
-	Version     int           `json:"version"`
-	Hash        string        `json:"hash"`
-	Description string        `json:"description"`
-	Seed        uint64        `json:"seed"`
-	Variant     string        `json:"variant"`
-	Variants    []string      `json:"variants"`
-	Faults      string        `json:"faults"`
-	Profiles    []string      `json:"profiles"`
-	ErrorCodes  []string      `json:"error_codes"`
-	Tools       []ToolDoc     `json:"tools"`
-	Resources   []string      `json:"resources"`
-	Sessions    *SessionCount `json:"sessions,omitempty"` // GET /control/world only
-}
-
-// ToolDoc is a tool as world://NAME lists it, and as herd inspect shows it
-// (which adds params and errors): its kind, the record it works on, the
-// chosen variant's description and the annotations.
-type ToolDoc struct {
-	Name        string             `json:"name"`
-	Kind        string             `json:"kind"`
-	Record      string             `json:"record,omitempty"`
-	Description string             `json:"description"`
-	Annotations engine.Annotations `json:"annotations"`
-}
-
 // DescribeTool describes t under a description variant: the engine's
 // description of it, cut to what world://NAME lists.
-func DescribeTool(t *engine.Tool, variant string) ToolDoc {
+func DescribeTool(t *engine.Tool, variant string) control.ToolDoc {
 	d := t.Describe(variant)
-	return ToolDoc{Name: d.Name, Kind: d.Kind, Record: d.Record, Description: d.Description, Annotations: d.Annotations}
-}
-
-// SessionCount is how many MCP sessions are live and how many world
-// sessions the control plane keeps readable.
-type SessionCount struct {
-	Live int `json:"live"`
-	Kept int `json:"kept"`
+	return control.ToolDoc{Name: d.Name, Kind: d.Kind, Record: d.Record, Description: d.Description, Annotations: d.Annotations}
 }
 
 // schemaDoc is the world://NAME/schema resource: record types and fields.
@@ -78,14 +42,14 @@ func DescribeTypes(w *engine.World) []TypeDoc {
 func (s *Server) worldURI() string  { return "world://" + s.world.Name }
 func (s *Server) schemaURI() string { return "world://" + s.world.Name + "/schema" }
 
-func (s *Server) worldDoc() WorldDoc {
+func (s *Server) worldDoc() control.WorldDoc {
 	w := s.world
-	d := WorldDoc{
+	d := control.WorldDoc{
 		World: w.Name, Version: w.Version, Hash: w.Hash, Description: w.Description,
 		Seed: s.seed, Variant: s.variant, Variants: w.Variants,
 		Faults: engine.ProfileName(s.sessions.currentProfile()), Profiles: w.ProfileNames(),
 		ErrorCodes: w.ErrorCodes(),
-		Tools:      make([]ToolDoc, 0, len(w.Tools)),
+		Tools:      make([]control.ToolDoc, 0, len(w.Tools)),
 		Resources:  []string{s.worldURI(), s.schemaURI()},
 	}
 	if d.ErrorCodes == nil {

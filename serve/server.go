@@ -24,6 +24,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/internal/version"
 )
@@ -45,7 +46,7 @@ type Options struct {
 	World   *engine.World
 	Seed    uint64 // the seed sessions start on
 	Variant string // tool description variant; "" is the world's first
-	Faults  string // fault profile; "" is "none"
+	Faults  string // fault profile; "" is engine.NoFaults
 
 	// MaxFaultWait caps the real time one call waits (its latency, or the
 	// timeout of a timeout fault), so a served world never stalls a caller
@@ -108,14 +109,14 @@ func New(opts Options) (*Server, error) {
 	}
 	variant := opts.Variant
 	if variant == "" {
-		variant = w.Variants[0]
+		variant = w.DefaultVariant()
 	}
 	if !w.HasVariant(variant) {
 		return nil, fmt.Errorf("world %s: no description variant %q (have: %s)", w.Name, variant, strings.Join(w.Variants, ", "))
 	}
 	faults := opts.Faults
 	if faults == "" {
-		faults = "none"
+		faults = engine.NoFaults
 	}
 	profile, err := w.FindProfile(faults)
 	if err != nil {
@@ -162,9 +163,9 @@ func (s *Server) World() *engine.World { return s.world }
 func (s *Server) Variant() string { return s.variant }
 
 // Sessions lists the world sessions in creation order.
-func (s *Server) Sessions() []SessionInfo {
+func (s *Server) Sessions() []control.SessionInfo {
 	list := s.sessions.list()
-	out := make([]SessionInfo, len(list))
+	out := make([]control.SessionInfo, len(list))
 	for i, ws := range list {
 		out[i] = ws.info()
 	}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 )
 
@@ -47,7 +48,7 @@ func (ws *worldSession) call(tool string, args map[string]any, now time.Time) en
 
 // resetAndCall resets the session as p plans, then makes the call, with no
 // other call or reset of the session between them: the call runs on the
-// session as reset (a tool call carrying _meta ResetMeta).
+// session as reset (a tool call carrying _meta control.ResetMeta).
 func (ws *worldSession) resetAndCall(p resetPlan, now time.Time, tool string, args map[string]any) (resetDone, engine.Result, error) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
@@ -105,25 +106,14 @@ func ceilMillisecond(d time.Duration) time.Duration {
 	return d
 }
 
-// SessionInfo describes one world session, as GET /control/sessions lists it.
-type SessionInfo struct {
-	ID      string    `json:"id"`
-	Key     uint64    `json:"key"`
-	Seed    uint64    `json:"seed"`
-	Calls   int       `json:"calls"`
-	Profile string    `json:"profile"`
-	Created time.Time `json:"created"`
-	Closed  bool      `json:"closed"` // the MCP session ended; its world stays readable
-}
-
-func (ws *worldSession) info() SessionInfo {
+func (ws *worldSession) info() control.SessionInfo {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	return ws.infoLocked()
 }
 
-func (ws *worldSession) infoLocked() SessionInfo {
-	return SessionInfo{
+func (ws *worldSession) infoLocked() control.SessionInfo {
+	return control.SessionInfo{
 		ID:      ws.id,
 		Key:     ws.key,
 		Seed:    ws.sess.Base().Seed(),
@@ -187,7 +177,7 @@ type resetPlan struct {
 type resetDone struct {
 	attempt *engine.Attempt
 	old     *engine.Session
-	info    SessionInfo
+	info    control.SessionInfo
 }
 
 // reset replaces the session with a fresh one as p plans (same fault

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 )
 
@@ -55,11 +56,11 @@ func (s *Server) toolHandler(t *engine.Tool) mcp.ToolHandler {
 		}
 		var (
 			res   engine.Result
-			reset *MetaResetAnswer
+			reset *control.MetaResetAnswer
 		)
-		if v, ok := req.Params.Meta[ResetMeta]; ok {
+		if v, ok := req.Params.Meta[control.ResetMeta]; ok {
 			if res, reset, err = s.resetAndCall(ws, v, t.Name, args); err != nil {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s: _meta %q: %v", t.Name, ResetMeta, err)}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s: _meta %q: %v", t.Name, control.ResetMeta, err)}
 			}
 		} else {
 			res = ws.call(t.Name, args, s.now())
@@ -73,15 +74,15 @@ func (s *Server) toolHandler(t *engine.Tool) mcp.ToolHandler {
 		}
 		out := toolResult(&res)
 		if reset != nil {
-			out.Meta = mcp.Meta{ResetMeta: reset}
+			out.Meta = mcp.Meta{control.ResetMeta: reset}
 		}
 		return out, nil
 	}
 }
 
-// resetAndCall resets ws as a call's _meta[ResetMeta] asks and makes the
+// resetAndCall resets ws as a call's _meta[control.ResetMeta] asks and makes the
 // call on the session as reset, nothing between the two.
-func (s *Server) resetAndCall(ws *worldSession, v any, tool string, args map[string]any) (engine.Result, *MetaResetAnswer, error) {
+func (s *Server) resetAndCall(ws *worldSession, v any, tool string, args map[string]any) (engine.Result, *control.MetaResetAnswer, error) {
 	body, err := parseMetaReset(v)
 	if err != nil {
 		return engine.Result{}, nil, err

@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herd-sh/herd/control"
 )
 
 // TestListTools checks that every world tool is listed with the chosen
@@ -214,7 +216,7 @@ func TestResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc WorldDoc
+	var doc control.WorldDoc
 	if err := json.Unmarshal([]byte(res.Contents[0].Text), &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -10,20 +10,26 @@ import (
 )
 
 // layout is the shape every aggregator of a run shares: the index spaces of
-// goals, personas, variants, outcome classes, tools and fault kinds. It is
-// built once per run and read by every worker.
+// goals, personas, variants, outcome classes, tools, invariants and fault
+// kinds, by name. It is built once per run and read by every worker.
 type layout struct {
-	world    *engine.World
-	goals    []*engine.Goal
-	personas []*personas.Persona
-	variants []string
-	classes  [][]classInfo    // per goal: its outcome classes, then invariant:NAME
-	classIdx []map[string]int // per goal: class → index
-	pairs    [][2]int         // variant pairs (a < b)
-	tools    map[string]int   // tool name → index (world order)
-	kinds    []string         // fault kinds, sorted
-	kindIdx  map[string]int
-	meant    []int // per goal: the meant tool's index, -1 when none
+	goals      []string
+	personas   []string
+	variants   []string
+	classes    [][]classInfo    // per goal: its outcome classes, then invariant:NAME
+	classIdx   []map[string]int // per goal: class → index
+	pairs      [][2]int         // variant pairs (a < b)
+	tools      []string         // world order
+	toolIdx    map[string]int
+	invariants []string
+	kinds      []string // fault kinds, sorted
+	kindIdx    map[string]int
+	meant      []int // per goal: the meant tool's index, -1 when none
+	// trace is the results' trace of r's episode under variant v, for the
+	// sample; flipReplay the command that replays an agent whose outcome
+	// flipped from variant a to variant b.
+	trace      func(r *AgentResult, v int) (report.Trace, error)
+	flipReplay func(agent int, a, b string) string
 }
 
 type classInfo struct {
@@ -34,36 +40,34 @@ type classInfo struct {
 // severityRows are the extra paired rows per goal: any outcome of a severity.
 var severityRows = []engine.Severity{engine.SeverityHarmful, engine.SeverityFailed, engine.SeverityOK}
 
-func newLayout(w *engine.World, goals []*engine.Goal, ps []*personas.Persona, variants []string, meant []string) *layout {
-	l := &layout{world: w, goals: goals, personas: ps, variants: variants,
-		tools: map[string]int{}, kindIdx: map[string]int{}}
+// newWorldLayout is the layout of a run on world w.
+func newWorldLayout(w *engine.World, goals []*engine.Goal, ps []*personas.Persona, variants []string, meant []string) *layout {
+	l := &layout{variants: variants, toolIdx: map[string]int{}, kindIdx: map[string]int{}}
+	for _, p := range ps {
+		l.personas = append(l.personas, p.Name)
+	}
 	for i, t := range w.Tools {
-		l.tools[t.Name] = i
+		l.tools = append(l.tools, t.Name)
+		l.toolIdx[t.Name] = i
+	}
+	for _, inv := range w.Invariants {
+		l.invariants = append(l.invariants, inv.Name)
 	}
 	for gi, g := range goals {
+		l.goals = append(l.goals, g.Name)
 		var cs []classInfo
-		idx := map[string]int{}
 		for _, oc := range g.Outcomes {
-			idx[oc.Class] = len(cs)
 			cs = append(cs, classInfo{oc.Class, oc.Severity})
 		}
 		for _, inv := range w.Invariants {
-			name := "invariant:" + inv.Name
-			idx[name] = len(cs)
-			cs = append(cs, classInfo{name, engine.SeverityHarmful})
+			cs = append(cs, classInfo{"invariant:" + inv.Name, engine.SeverityHarmful})
 		}
-		l.classes = append(l.classes, cs)
-		l.classIdx = append(l.classIdx, idx)
+		l.addGoalClasses(cs)
 		m := -1
-		if ti, ok := l.tools[meant[gi]]; ok {
+		if ti, ok := l.toolIdx[meant[gi]]; ok {
 			m = ti
 		}
 		l.meant = append(l.meant, m)
-	}
-	for a := range variants {
-		for b := a + 1; b < len(variants); b++ {
-			l.pairs = append(l.pairs, [2]int{a, b})
-		}
 	}
 	kinds := map[string]bool{engine.CodeRateLimited: true, engine.CodeTimeout: true}
 	for _, p := range w.Profiles {
@@ -82,7 +86,25 @@ func newLayout(w *engine.World, goals []*engine.Goal, ps []*personas.Persona, va
 	for i, k := range l.kinds {
 		l.kindIdx[k] = i
 	}
+	l.addPairs()
 	return l
+}
+
+func (l *layout) addGoalClasses(cs []classInfo) {
+	idx := make(map[string]int, len(cs))
+	for i, c := range cs {
+		idx[c.name] = i
+	}
+	l.classes = append(l.classes, cs)
+	l.classIdx = append(l.classIdx, idx)
+}
+
+func (l *layout) addPairs() {
+	for a := range l.variants {
+		for b := a + 1; b < len(l.variants); b++ {
+			l.pairs = append(l.pairs, [2]int{a, b})
+		}
+	}
 }
 
 // Aggregator accumulates episode outcomes into counts. Its memory depends on
@@ -102,6 +124,7 @@ type Aggregator struct {
 	flips      []report.Flip
 	traceMax   []sampleState // [goal][variant][class]
 	flipMax    []sampleState // [goal][pair]
+	agents     []int         // per persona: agents counted
 }
 
 // sampleState is how many agents one bounded sample (the traces of a goal ×
@@ -128,24 +151,26 @@ func newAggregator(l *layout) *Aggregator {
 	for _, cs := range l.classes {
 		a.maxClasses = max(a.maxClasses, len(cs))
 	}
-	G, P, V, T, K := len(l.goals), len(l.personas), len(l.variants), len(l.world.Tools), len(l.kinds)
+	G, P, V, T, K := len(l.goals), len(l.personas), len(l.variants), len(l.tools), len(l.kinds)
 	a.counts = make([]int, G*P*V*a.maxClasses)
 	a.paired = make([]int, G*max(len(l.pairs), 1)*(a.maxClasses+len(severityRows))*4)
-	a.invariants = make([]int, V*max(len(l.world.Invariants), 1))
+	a.invariants = make([]int, V*max(len(l.invariants), 1))
 	a.faults = make([]int, V*T*max(K, 1)*3)
 	a.confusions = make([]int, G*V*T)
 	a.traceMax = make([]sampleState, G*V*a.maxClasses)
 	a.flipMax = make([]sampleState, G*max(len(l.pairs), 1))
+	a.agents = make([]int, P)
 	return a
 }
 
-// agentResult is one agent's episodes, one outcome per variant.
-type agentResult struct {
-	index    int
-	seed     uint64
-	persona  int
-	goal     int
-	outcomes []personas.Outcome
+// AgentResult is one agent's episodes, one outcome per variant of the run:
+// what the run loop hands the aggregator.
+type AgentResult struct {
+	Index    int    // the agent's index in the run
+	Seed     uint64 // its seed (AgentSeed)
+	Persona  int    // index into the run's personas
+	Goal     int    // index into the run's goals
+	Outcomes []personas.Outcome
 	classes  []int // per variant: class index
 }
 
@@ -155,46 +180,79 @@ func (a *Aggregator) countIdx(g, p, v, c int) int {
 }
 
 // classify resolves the outcome classes of r to indices.
-func (a *Aggregator) classify(r *agentResult) error {
+func (a *Aggregator) classify(r *AgentResult) error {
 	r.classes = r.classes[:0]
-	for v, o := range r.outcomes {
-		ci, ok := a.l.classIdx[r.goal][o.Class]
+	for v, o := range r.Outcomes {
+		ci, ok := a.l.classIdx[r.Goal][o.Class]
 		if !ok {
-			return fmt.Errorf("agent %d: goal %s variant %s: unknown outcome class %q", r.index, a.l.goals[r.goal].Name, a.l.variants[v], o.Class)
+			return fmt.Errorf("agent %d: goal %s variant %s: unknown outcome class %q", r.Index, a.l.goals[r.Goal], a.l.variants[v], o.Class)
 		}
 		r.classes = append(r.classes, ci)
 	}
 	return nil
 }
 
-// add counts one agent's outcomes (classify first).
-func (a *Aggregator) add(r *agentResult) {
+// Add counts one agent's episodes, and samples their traces and the
+// variants they flipped between. Aggregators of one run merge exactly
+// (Merge), so each worker keeps its own.
+func (a *Aggregator) Add(r *AgentResult) error {
+	if err := a.classify(r); err != nil {
+		return err
+	}
+	a.count(r)
 	l := a.l
-	a.episodes += len(r.outcomes)
-	for v, o := range r.outcomes {
-		a.counts[a.countIdx(r.goal, r.persona, v, r.classes[v])]++
+	for v := range r.Outcomes {
+		if a.wantsTrace(r.Goal, v, r.classes[v], r.Index) {
+			t, err := l.trace(r, v)
+			if err != nil {
+				return err
+			}
+			a.addTrace(r.Goal, v, r.classes[v], t)
+		}
+	}
+	for pairIdx, pr := range l.pairs {
+		if r.classes[pr[0]] != r.classes[pr[1]] && a.wantsFlip(r.Goal, pairIdx, r.Index) {
+			va, vb := l.variants[pr[0]], l.variants[pr[1]]
+			a.addFlip(r.Goal, pairIdx, report.Flip{
+				Agent: r.Index, Goal: l.goals[r.Goal], Persona: l.personas[r.Persona],
+				From:   map[string]string{va: r.Outcomes[pr[0]].Class},
+				To:     map[string]string{vb: r.Outcomes[pr[1]].Class},
+				Replay: l.flipReplay(r.Index, va, vb),
+			})
+		}
+	}
+	return nil
+}
+
+// count counts one agent's outcomes (classify first).
+func (a *Aggregator) count(r *AgentResult) {
+	l := a.l
+	a.agents[r.Persona]++
+	a.episodes += len(r.Outcomes)
+	for v, o := range r.Outcomes {
+		a.counts[a.countIdx(r.Goal, r.Persona, v, r.classes[v])]++
 		for _, viol := range o.Violations {
-			for ii, inv := range l.world.Invariants {
-				if inv.Name == viol.Invariant {
-					a.invariants[v*len(l.world.Invariants)+ii]++
+			for ii, inv := range l.invariants {
+				if inv == viol.Invariant {
+					a.invariants[v*len(l.invariants)+ii]++
 				}
 			}
 		}
 		a.addFaults(v, &o)
 		if o.Called != "" {
-			if ti, ok := l.tools[o.Called]; ok && ti != l.meant[r.goal] {
-				a.confusions[(r.goal*len(l.variants)+v)*len(l.world.Tools)+ti]++
+			if ti, ok := l.toolIdx[o.Called]; ok && ti != l.meant[r.Goal] {
+				a.confusions[(r.Goal*len(l.variants)+v)*len(l.tools)+ti]++
 			}
 		}
 	}
 	nc := a.maxClasses + len(severityRows)
 	for pi, pr := range l.pairs {
 		ca, cb := r.classes[pr[0]], r.classes[pr[1]]
-		base := (r.goal*len(l.pairs) + pi) * nc * 4
-		for c := 0; c < len(l.classes[r.goal]); c++ {
+		base := (r.Goal*len(l.pairs) + pi) * nc * 4
+		for c := 0; c < len(l.classes[r.Goal]); c++ {
 			a.paired[base+c*4+pairCell(ca == c, cb == c)]++
 		}
-		sa, sb := l.classes[r.goal][ca].severity, l.classes[r.goal][cb].severity
+		sa, sb := l.classes[r.Goal][ca].severity, l.classes[r.Goal][cb].severity
 		for si, sev := range severityRows {
 			a.paired[base+(a.maxClasses+si)*4+pairCell(sa == sev, sb == sev)]++
 		}
@@ -228,12 +286,12 @@ func (a *Aggregator) addFaults(v int, o *personas.Outcome) {
 	var seenCells [8]int
 	seen := seenCells[:0]
 	for _, f := range o.Faults {
-		ti, ok1 := l.tools[f.Tool]
+		ti, ok1 := l.toolIdx[f.Tool]
 		ki, ok2 := l.kindIdx[f.Kind]
 		if !ok1 || !ok2 {
 			continue
 		}
-		base := ((v*len(l.world.Tools)+ti)*K + ki) * 3
+		base := ((v*len(l.tools)+ti)*K + ki) * 3
 		a.faults[base]++
 		if slices.Contains(seen, base) {
 			continue
@@ -301,6 +359,7 @@ func (a *Aggregator) Merge(b *Aggregator) {
 	addInto(a.invariants, b.invariants)
 	addInto(a.faults, b.faults)
 	addInto(a.confusions, b.confusions)
+	addInto(a.agents, b.agents)
 	a.traces = append(a.traces, b.traces...)
 	a.flips = append(a.flips, b.flips...)
 	a.compactTraces()
@@ -316,6 +375,10 @@ func addInto(dst, src []int) {
 // Episodes returns how many episodes the aggregator has counted.
 func (a *Aggregator) Episodes() int { return a.episodes }
 
+// Agents returns how many agents of each persona (in the run's order) the
+// aggregator has counted.
+func (a *Aggregator) Agents() []int { return a.agents }
+
 // fill writes the aggregator's sections into a results document.
 func (a *Aggregator) fill(res *report.Results) {
 	l := a.l
@@ -323,13 +386,13 @@ func (a *Aggregator) fill(res *report.Results) {
 	res.Counts = res.Counts[:0]
 	for g, goal := range l.goals {
 		for _, c := range l.classes[g] {
-			res.Classes = append(res.Classes, report.ClassInfo{Goal: goal.Name, Class: c.name, Severity: string(c.severity)})
+			res.Classes = append(res.Classes, report.ClassInfo{Goal: goal, Class: c.name, Severity: string(c.severity)})
 		}
 		for p, ps := range l.personas {
 			for v, variant := range l.variants {
 				for c, ci := range l.classes[g] {
 					if n := a.counts[a.countIdx(g, p, v, c)]; n > 0 {
-						res.Counts = append(res.Counts, report.Count{Goal: goal.Name, Persona: ps.Name, Variant: variant, Class: ci.name, Severity: string(ci.severity), N: n})
+						res.Counts = append(res.Counts, report.Count{Goal: goal, Persona: ps, Variant: variant, Class: ci.name, Severity: string(ci.severity), N: n})
 					}
 				}
 			}
@@ -342,7 +405,7 @@ func (a *Aggregator) fill(res *report.Results) {
 				if cell[0]+cell[1]+cell[2]+cell[3] == 0 {
 					return
 				}
-				res.Paired = append(res.Paired, report.Paired{Goal: goal.Name, Class: class, A: l.variants[pr[0]], B: l.variants[pr[1]],
+				res.Paired = append(res.Paired, report.Paired{Goal: goal, Class: class, A: l.variants[pr[0]], B: l.variants[pr[1]],
 					Both: cell[0], OnlyA: cell[1], OnlyB: cell[2], Neither: cell[3]})
 			}
 			for c, ci := range l.classes[g] {
@@ -353,30 +416,30 @@ func (a *Aggregator) fill(res *report.Results) {
 			}
 		}
 		for v, variant := range l.variants {
-			for ti, t := range l.world.Tools {
-				if n := a.confusions[(g*len(l.variants)+v)*len(l.world.Tools)+ti]; n > 0 {
+			for ti, t := range l.tools {
+				if n := a.confusions[(g*len(l.variants)+v)*len(l.tools)+ti]; n > 0 {
 					meant := ""
 					if l.meant[g] >= 0 {
-						meant = l.world.Tools[l.meant[g]].Name
+						meant = l.tools[l.meant[g]]
 					}
-					res.Confusions = append(res.Confusions, report.Confusion{Goal: goal.Name, Variant: variant, Meant: meant, Called: t.Name, N: n})
+					res.Confusions = append(res.Confusions, report.Confusion{Goal: goal, Variant: variant, Meant: meant, Called: t, N: n})
 				}
 			}
 		}
 	}
 	for v, variant := range l.variants {
-		for ii, inv := range l.world.Invariants {
-			if n := a.invariants[v*len(l.world.Invariants)+ii]; n > 0 {
-				res.Invariants = append(res.Invariants, report.InvariantCount{Name: inv.Name, Variant: variant, N: n})
+		for ii, inv := range l.invariants {
+			if n := a.invariants[v*len(l.invariants)+ii]; n > 0 {
+				res.Invariants = append(res.Invariants, report.InvariantCount{Name: inv, Variant: variant, N: n})
 			}
 		}
 		K := max(len(l.kinds), 1)
-		for ti, t := range l.world.Tools {
+		for ti, t := range l.tools {
 			for ki, kind := range l.kinds {
-				base := ((v*len(l.world.Tools)+ti)*K + ki) * 3
+				base := ((v*len(l.tools)+ti)*K + ki) * 3
 				f := a.faults[base : base+3]
 				if f[0]+f[1]+f[2] > 0 {
-					res.Faults = append(res.Faults, report.FaultTally{Variant: variant, Tool: t.Name, Kind: kind, Injected: f[0], Recovered: f[1], Duplicated: f[2]})
+					res.Faults = append(res.Faults, report.FaultTally{Variant: variant, Tool: t, Kind: kind, Injected: f[0], Recovered: f[1], Duplicated: f[2]})
 				}
 			}
 		}

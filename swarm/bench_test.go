@@ -30,7 +30,7 @@ func BenchmarkSwarmCRM(b *testing.B) {
 	p := benchPlan(b, b.N, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
-	if _, err := p.Run(context.Background()); err != nil {
+	if _, err := p.Run(context.Background(), InProcess{}); err != nil {
 		b.Fatal(err)
 	}
 }

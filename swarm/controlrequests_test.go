@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/swarm/target"
 )
 
@@ -43,13 +44,12 @@ func TestNoControlRequestPerEpisode(t *testing.T) {
 	hc := target.NewHTTPClient(opts)
 	counter := &requestCounter{next: hc.Transport, n: map[string]int{}}
 	hc.Transport = counter
-	srv, err := target.StartServe(cfg.World, target.ServeOptions{Seed: cfg.Seed, Faults: "none"}, hc, opts)
+	srv, err := ServeLocal(cfg.World, cfg.Seed, "", engine.NoFaults, hc, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	cfg.Targets, cfg.TargetName = []*target.Served{srv}, "serve:mock:crm"
-	got := run(t, cfg)
+	_, got := runPlan(t, cfg, NewServed("serve:mock:crm", srv))
 	if g, w := outcomeSections(t, got), outcomeSections(t, want); g != w {
 		t.Fatalf("over MCP:\n%s\nin-process:\n%s", g, w)
 	}

@@ -4,49 +4,43 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
 )
 
-// A server's message is cut on a character boundary, whatever its script.
-func TestClipKeepsCharactersWhole(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"short", 10, "short"},
-		{"exactly10!", 10, "exactly10!"},
-		{"abcdefghijk", 10, "abcdefghij…"},
-		{"ééééé", 5, "éé…"},           // 2-byte runes: byte 5 is inside the third
-		{"日本語のエラー", 7, "日本…"},         // 3-byte runes: byte 7 is inside the third
-		{"🙂🙂", 3, "…"},                // a 4-byte rune longer than the limit
-		{"ok 🙂 done", 4, "ok " + "…"}, // the cut falls inside the emoji
-	} {
-		got := clip(c.in, c.n)
-		if got != c.want || !utf8.ValidString(got) {
-			t.Errorf("clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
-		}
-	}
-}
-
-// The trace sample of a run against a server with many tools stays
-// bounded, with room for every tool × class four times over (so it is not
-// cut back, a sort, on every episode), and keeps the lowest agents of each.
-func TestExternalAggKeepsLowestAgentsPerClass(t *testing.T) {
+// The aggregator of a run against a server with many tools keeps its
+// trace sample bounded, with room for every tool × class four times over
+// (so it is not cut back, a sort, on every episode), and keeps the lowest
+// agents of each.
+func TestExternalAggregatorKeepsLowestAgentsPerClass(t *testing.T) {
 	const tools, agents = 40, 20_000
-	a := newExternalAgg(tools)
+	var ts []*mcp.Tool
+	for k := range tools {
+		ts = append(ts, &mcp.Tool{Name: fmt.Sprintf("tool%02d", k)})
+	}
+	l := newExternalLayout(ts)
+	l.trace = func(r *AgentResult, v int) (report.Trace, error) {
+		return ToReportTrace(r.Index, r.Seed, ExternalVariant, r.Outcomes[v], ""), nil
+	}
+	a := newAggregator(l)
+	bound := 4 * report.TracesPerClass * len(a.traceMax)
+	if bound < 4*report.TracesPerClass*tools*len(personas.ExternalClasses) {
+		t.Fatalf("bound %d cannot hold the %d tool × class samples four times over", bound, tools*len(personas.ExternalClasses))
+	}
 	classes := []string{"answered", "rejected_clearly", "tool_error"}
 	for i := agents - 1; i >= 0; i-- { // highest first: the sample must replace what it kept
-		a.add(report.Trace{Agent: i, Goal: fmt.Sprintf("tool%02d", i%tools), Variant: ExternalVariant,
-			Persona: PersonaExerciser, Class: classes[(i/tools)%len(classes)]})
-		if len(a.traces) > a.maxTraces {
-			t.Fatalf("after %d episodes the sample holds %d traces, bound %d", agents-i, len(a.traces), a.maxTraces)
+		tool := i % tools
+		o := personas.Outcome{Class: classes[(i/tools)%len(classes)],
+			Trace: &personas.Trace{Goal: ts[tool].Name, Persona: personas.PersonaExerciser}}
+		if err := a.Add(&AgentResult{Index: i, Goal: tool, Outcomes: []personas.Outcome{o}}); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if a.maxTraces < 4*report.TracesPerClass*tools*len(classes) {
-		t.Fatalf("bound %d cannot hold the %d tool × class samples four times over", a.maxTraces, tools*len(classes))
+		if len(a.traces) > bound {
+			t.Fatalf("after %d episodes the sample holds %d traces, bound %d", agents-i, len(a.traces), bound)
+		}
 	}
 	r := report.Results{Traces: a.traces}
 	r.Normalize()
@@ -70,11 +64,7 @@ func TestExternalAggKeepsLowestAgentsPerClass(t *testing.T) {
 			t.Errorf("%s: kept agents %v, want the lowest %v", k, got, want)
 		}
 	}
-	n := 0
-	for _, c := range a.counts {
-		n += c
-	}
-	if n != agents {
-		t.Errorf("counts add up to %d, want %d", n, agents)
+	if a.Episodes() != agents || a.Agents()[0] != agents {
+		t.Errorf("counted %d episodes, %v agents per persona; want %d", a.Episodes(), a.Agents(), agents)
 	}
 }

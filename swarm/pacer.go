@@ -167,7 +167,8 @@ func (s segment) solve(h float64) (float64, bool) {
 	return (-s.r0 + math.Sqrt(disc)) / a, true
 }
 
-// ParseArrival reads --arrival: constant, ramp:FROM-TO (starts a second,
+// ParseArrival reads an arrival profile (errors name the fields Arrival,
+// Rate and Load.Duration): constant, ramp:FROM-TO (starts a second,
 // over the whole duration), spike or spike:PEAK (rate, and PEAK — default
 // four times rate — for the middle fifth of the duration).
 func ParseArrival(s string, rate float64, d time.Duration) (*ProfilePacer, error) {
@@ -175,39 +176,39 @@ func ParseArrival(s string, rate float64, d time.Duration) (*ProfilePacer, error
 	switch name {
 	case "", "constant":
 		if arg != "" {
-			return nil, fmt.Errorf("--arrival constant takes no argument (the rate is --rate), got %q", s)
+			return nil, fieldErr("Arrival", "constant takes no argument (its rate is the run's rate), got %q", s)
 		}
 		if rate <= 0 {
-			return nil, fmt.Errorf("--arrival constant needs --rate R (agents started a second)")
+			return nil, fieldErr("Rate", "a constant arrival needs a rate above 0 (agents started a second)")
 		}
 		return ConstantPacer(rate, d), nil
 	case "ramp":
 		if d <= 0 {
-			return nil, fmt.Errorf("--arrival %s needs --duration: the ramp runs over the whole duration", s)
+			return nil, fieldErr("Load.Duration", "the %s arrival needs a duration: the ramp runs over the whole of it", s)
 		}
 		a, b, ok := strings.Cut(arg, "-")
 		from, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 		to, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
 		if !ok || err1 != nil || err2 != nil || from < 0 || to < 0 || from+to == 0 || math.IsInf(from+to, 0) {
-			return nil, fmt.Errorf("--arrival %q: want ramp:FROM-TO in agents a second, e.g. ramp:10-500", s)
+			return nil, fieldErr("Arrival", "%q: want ramp:FROM-TO in agents a second, e.g. ramp:10-500", s)
 		}
 		return RampPacer(from, to, d), nil
 	case "spike":
 		if d <= 0 {
-			return nil, fmt.Errorf("--arrival spike needs --duration: the spike is the middle fifth of it")
+			return nil, fieldErr("Load.Duration", "a spike arrival needs a duration: the spike is the middle fifth of it")
 		}
 		if rate <= 0 {
-			return nil, fmt.Errorf("--arrival spike needs --rate R: the rate outside the spike")
+			return nil, fieldErr("Rate", "a spike arrival needs a rate above 0: the rate outside the spike")
 		}
 		peak := 4 * rate
 		if arg != "" {
 			v, err := strconv.ParseFloat(arg, 64)
 			if err != nil || v <= 0 || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("--arrival %q: want spike or spike:PEAK (agents a second during the spike)", s)
+				return nil, fieldErr("Arrival", "%q: want spike or spike:PEAK (agents a second during the spike)", s)
 			}
 			peak = v
 		}
 		return SpikePacer(rate, peak, d), nil
 	}
-	return nil, fmt.Errorf("--arrival %q: want constant, ramp:FROM-TO or spike[:PEAK]", s)
+	return nil, fieldErr("Arrival", "%q: want constant, ramp:FROM-TO or spike[:PEAK]", s)
 }

@@ -12,7 +12,7 @@ import (
 
 // servedTargets starts herd serve in-process, one server per variant of
 // cfg, and points cfg at them.
-func servedTargets(t testing.TB, cfg *Config, inFlight int) {
+func servedTargets(t testing.TB, cfg *Config, inFlight int) Target {
 	t.Helper()
 	variants := cfg.Variants
 	if len(variants) == 0 {
@@ -21,8 +21,9 @@ func servedTargets(t testing.TB, cfg *Config, inFlight int) {
 	}
 	opts := target.Options{MaxConns: inFlight}
 	hc := target.NewHTTPClient(opts)
+	var ts []*target.Served
 	for _, v := range variants {
-		srv, err := target.StartServe(cfg.World, target.ServeOptions{Seed: cfg.Seed, Variant: v, Faults: cfg.Profile.Name}, hc, opts)
+		srv, err := ServeLocal(cfg.World, cfg.Seed, v, cfg.Profile.Name, hc, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,9 +32,9 @@ func servedTargets(t testing.TB, cfg *Config, inFlight int) {
 				t.Errorf("closing %s: %v", srv.Name(), err)
 			}
 		})
-		cfg.Targets = append(cfg.Targets, srv)
+		ts = append(ts, srv)
 	}
-	cfg.TargetName = "serve:" + cfg.WorldRef
+	return NewServed("serve:"+cfg.WorldRef, ts...)
 }
 
 // outcomeSections are the parts of a results document that say what the
@@ -60,8 +61,7 @@ func TestServedOutcomesEqualInProcess(t *testing.T) {
 			cfg.Workers = 4
 			want := run(t, cfg)
 
-			servedTargets(t, &cfg, 4)
-			p, got := runPlan(t, cfg)
+			p, got := runPlan(t, cfg, servedTargets(t, &cfg, 4))
 			if g, w := outcomeSections(t, got), outcomeSections(t, want); g != w {
 				t.Fatalf("over MCP:\n%s\nin-process:\n%s", g, w)
 			}
@@ -85,8 +85,7 @@ func TestPacedLoadOverServe(t *testing.T) {
 	const rate, d = 40.0, 1500 * time.Millisecond
 	cfg.Load = &Load{Pacer: ConstantPacer(rate, d), Duration: d, MaxInFlight: 8}
 	cfg.Agents = int(rate * d.Seconds())
-	servedTargets(t, &cfg, 8)
-	p, res := runPlan(t, cfg)
+	p, res := runPlan(t, cfg, servedTargets(t, &cfg, 8))
 	st := p.LoadStats()
 	t.Logf("started %d of %d, %.1f/s; %d calls, %.0f/s", st.Started, st.Planned, st.StartRate(), st.Calls, st.CallRate())
 	// The pacer must never start agents faster than asked. Whether eight

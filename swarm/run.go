@@ -7,15 +7,12 @@
 package swarm
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"os"
-	"regexp"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,7 +25,7 @@ import (
 	"github.com/herd-sh/herd/swarm/target"
 )
 
-// MaxAgents is the default cap on --agents: a run that big takes minutes,
+// MaxAgents caps Config.Agents: a run that big takes minutes,
 // and a typo (an extra zero) should be an error, not an hour.
 const MaxAgents = 10_000_000
 
@@ -61,9 +58,11 @@ type Config struct {
 	Descriptions map[string]map[string]string
 	// Command is the reproducing command line, recorded in the results.
 	Command string
-	// MixFlag is the --mix value as the user gave it ("" for the default
-	// mix), repeated in replay commands.
-	MixFlag string
+	// Replay is what a trace's replay needs besides the agent and its
+	// variant (the run's world, seed, agents, mix, …), and ReplayCommand
+	// renders it as the command that replays (nil: traces carry none).
+	Replay        ReplaySpec
+	ReplayCommand func(ReplaySpec) string
 	// Progress, when set, is called from a single goroutine about every
 	// ProgressEvery with the episodes finished so far and the total.
 	Progress      func(done, total int)
@@ -73,17 +72,9 @@ type Config struct {
 	// costs time, so it is off without an observer.
 	Observer Observer
 
-	// Targets, when set, are where the agents' calls go instead of
-	// in-process sessions: a herd world served over MCP, one target per
-	// variant (in Variants order; a served world shows one variant). Each
-	// episode's end state is read back through the target's control plane
-	// and judged as in-process. Calls then take real time: their latency,
-	// the calls in flight and how calls ended are measured.
-	Targets []*target.Served
-	// TargetName is what the results call the target ("" for in-process).
-	TargetName string
-	// Load paces a run over Targets (nil: every agent runs, Workers at a
-	// time, as fast as the target answers).
+	// Load paces a run over a transport (nil: every agent runs, Workers at
+	// a time, as fast as the target answers). An in-process run has none:
+	// it keeps virtual time.
 	Load *Load
 }
 
@@ -102,30 +93,37 @@ type Plan struct {
 	assign *Assignment
 	layout *layout
 	total  int // episodes this shard will run
+	// ext, for a run against an MCP server that is not a herd world, is
+	// what its agents play instead of the world's personas.
+	ext *externalPlay
+	// target and meter are the last Run's.
+	target Target
+	meter  target.Meter
 	stats  LoadStats
 }
 
 // NewPlan checks the configuration and prepares the run: seeds the world,
-// builds one reader model per variant and the agent assignment.
+// builds one reader model per variant and the agent assignment. Nothing is
+// contacted: a run over a transport gets its target in Run.
 func NewPlan(cfg Config) (*Plan, error) {
 	w := cfg.World
 	if w == nil {
 		return nil, fmt.Errorf("no world")
 	}
-	if cfg.Agents < 1 || cfg.Agents > MaxAgents {
-		return nil, fmt.Errorf("--agents: must be between 1 and %d, got %d", MaxAgents, cfg.Agents)
+	if err := checkAgents(cfg.Agents); err != nil {
+		return nil, err
 	}
 	if cfg.Shard.Count == 0 {
 		cfg.Shard = Shard{0, 1}
 	}
 	if cfg.Shard.Count < 1 || cfg.Shard.Index < 0 || cfg.Shard.Index >= cfg.Shard.Count {
-		return nil, fmt.Errorf("--shard: %d/%d: want k/n with 0 ≤ k < n", cfg.Shard.Index, cfg.Shard.Count)
+		return nil, fieldErr("Shard", "%d/%d: want k/n with 0 ≤ k < n", cfg.Shard.Index, cfg.Shard.Count)
 	}
 	if cfg.Workers == 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	if cfg.Workers < 1 || cfg.Workers > 4096 {
-		return nil, fmt.Errorf("--workers: must be between 1 and 4096, got %d", cfg.Workers)
+	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
+		return nil, fieldErr("Workers", "must be between 1 and %d, got %d", MaxWorkers, cfg.Workers)
 	}
 	if len(cfg.Goals) == 0 {
 		cfg.Goals = w.Goals
@@ -134,20 +132,20 @@ func NewPlan(cfg Config) (*Plan, error) {
 		return nil, fmt.Errorf("world %s has no goals", w.Name)
 	}
 	if len(cfg.Variants) == 0 {
-		cfg.Variants = []string{w.Variants[0]}
+		cfg.Variants = []string{w.DefaultVariant()}
 	}
 	for _, v := range cfg.Variants {
 		if !w.HasVariant(v) && cfg.Descriptions[v] == nil {
-			return nil, fmt.Errorf("--variant: world %s has no variant %q (it has %v)", w.Name, v, w.Variants)
+			return nil, fieldErr("Variants", "world %s has no variant %q (it has %v)", w.Name, v, w.Variants)
 		}
 	}
 	if len(cfg.Mix) == 0 {
-		return nil, fmt.Errorf("--mix: no personas")
+		return nil, fieldErr("Mix", "no personas")
 	}
 	if cfg.Profile == nil {
-		cfg.Profile = w.Profile("none")
+		cfg.Profile = w.Profile(engine.NoFaults)
 	}
-	if err := checkRemote(&cfg); err != nil {
+	if err := checkLoad(&cfg); err != nil {
 		return nil, err
 	}
 	base, err := w.Seed(cfg.Seed)
@@ -158,7 +156,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 	for _, v := range cfg.Variants {
 		readAs := v
 		if !w.HasVariant(v) {
-			readAs = w.Variants[0]
+			readAs = w.DefaultVariant()
 		}
 		m, err := personas.NewModelWith(w, readAs, cfg.Descriptions[v])
 		if err != nil {
@@ -172,17 +170,30 @@ func NewPlan(cfg Config) (*Plan, error) {
 		weights[i], ps[i] = m.Weight, m.Persona
 	}
 	if p.assign, err = NewAssignment(cfg.Seed, cfg.Agents, weights, len(cfg.Goals)); err != nil {
-		return nil, fmt.Errorf("--mix: %w", err)
+		return nil, &FieldError{Field: "Mix", Err: err}
 	}
 	meant := make([]string, len(cfg.Goals))
 	for i, g := range cfg.Goals {
 		meant[i] = p.models[0].Meant(g)
 	}
-	p.layout = newLayout(w, cfg.Goals, ps, cfg.Variants, meant)
-	agents := agentsInShard(cfg.Agents, cfg.Shard)
-	p.total = agents * len(cfg.Variants)
+	p.layout = newWorldLayout(w, cfg.Goals, ps, cfg.Variants, meant)
+	p.layout.trace = p.reportTrace
+	p.layout.flipReplay = func(i int, _, b string) string { return p.ReplayCommand(i, b) }
+	p.total = agentsInShard(cfg.Agents, cfg.Shard) * len(cfg.Variants)
 	return p, nil
 }
+
+// checkAgents is the one range check of a run's agents, whatever its
+// target (a command may cap them lower).
+func checkAgents(n int) error {
+	if n < 1 || n > MaxAgents {
+		return fieldErr("Agents", "must be between 1 and %d, got %d", MaxAgents, n)
+	}
+	return nil
+}
+
+// MaxWorkers caps Config.Workers.
+const MaxWorkers = 4096
 
 // agentsInShard counts i in [0, n) with i mod count == index.
 func agentsInShard(n int, s Shard) int {
@@ -204,31 +215,111 @@ func (p *Plan) Episodes() int { return p.total }
 // AgentSeed is agent i's seed in a run with the given seed.
 func AgentSeed(runSeed uint64, i int) uint64 { return entropy.Mix(runSeed, uint64(i)) }
 
-// Run runs the plan. When ctx is cancelled it stops taking agents, lets
-// every agent in progress finish and returns the results so far, marked
-// partial: nothing finished is lost. Over a transport, a target that breaks
-// stops the run: Run then returns the results of the agents that finished,
-// marked partial, and the error.
-func (p *Plan) Run(ctx context.Context) (*report.Results, error) {
-	if len(p.cfg.Targets) > 0 {
-		return p.runRemote(ctx)
+// Run runs the plan's agents on t — the one run loop, whatever the target.
+// Agents start as fast as workers take them (in-process: Workers
+// goroutines, each taking agents in chunks) or, over a transport, when the
+// pacer says and an in-flight slot is free; every agent's episodes go to
+// one aggregator per worker (Aggregator.Add), merged at the end.
+//
+// When ctx is cancelled no agent starts any more and those running finish
+// (a context made by WithAbandon cuts them short on a second stop): the
+// results so far are returned, marked partial, and nothing finished is
+// lost. A target that breaks stops the run at once: Run then returns the
+// results of the agents that finished, marked partial, and the error. An
+// in-process run that fails returns no results.
+func (p *Plan) Run(ctx context.Context, t Target) (*report.Results, error) {
+	cfg := &p.cfg
+	if t == nil {
+		t = InProcess{}
 	}
-	cfg := p.cfg
-	started := time.Now()
-	const chunkSize = 256 // agents a worker takes at once: one atomic add each
-	var next atomic.Int64
-	var done atomic.Int64
+	realTime := t.RealTime()
+	if cfg.Load != nil && !realTime {
+		return nil, fieldErr("Load", "pacing needs a real transport (serve:WORLD, an http:// URL or mcp+stdio:); in-process runs keep virtual time")
+	}
+	if c, ok := t.(interface{ check(*Plan) error }); ok {
+		if err := c.check(p); err != nil {
+			return nil, err
+		}
+	}
+	p.target, p.meter = t, target.NoMeter{}
 	shardAgents := agentsInShard(cfg.Agents, cfg.Shard)
-	aggs := make([]*Aggregator, cfg.Workers)
-	errs := make([]error, cfg.Workers)
+	ms := startMeasure(realTime)
+	if ms.meter != nil {
+		p.meter = ms.meter
+	}
+	// Agents already started are not cut by Ctrl-C (they end by
+	// themselves, within the per-call timeout); they are cut when the
+	// target broke, so the run stops at once.
+	agentCtx, stopAgents := inflightContext(ctx)
+	defer stopAgents(nil)
+	var (
+		done     atomic.Int64
+		errMu    sync.Mutex
+		firstErr error
+	)
+	fail := func(err error) {
+		errMu.Lock()
+		defer errMu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+			stopAgents(err)
+		}
+	}
+	pool := &workerPool{p: p}
+	stopProgress := startProgress(cfg.Progress, cfg.ProgressEvery, p.total, &done)
+	var started, inFlight int
+	var lastStart time.Duration
+	if realTime {
+		inFlight = cfg.Workers
+		if cfg.Load != nil && cfg.Load.MaxInFlight > 0 {
+			inFlight = cfg.Load.MaxInFlight
+		}
+		started, lastStart = p.startPaced(ctx, agentCtx, inFlight, shardAgents, pool, &done, fail)
+	} else {
+		inFlight = cfg.Workers
+		started = p.startUnpaced(ctx, shardAgents, pool, &done, fail)
+	}
+	stopProgress()
+	ms.stop()
+	total := p.newAggregator()
+	for _, w := range pool.all {
+		total.Merge(w.agg)
+	}
+	if firstErr != nil && !realTime {
+		return nil, firstErr
+	}
+	res := p.results(total)
+	// Agents cut short (the target broke, a second interrupt) were started
+	// but never judged: the document counts the finished ones only.
+	finished := total.Episodes() / max(len(cfg.Variants), 1)
+	res.Partial = (ctx.Err() != nil && finished < shardAgents) || firstErr != nil
+	if finished < shardAgents {
+		// The run ended before every planned agent started (its duration
+		// passed, or it was stopped) or finished (the target broke): it is
+		// a run of the agents that finished.
+		res.Run.Agents = finished
+		for k, n := range total.Agents() {
+			res.Run.Mix[k].Agents = n
+		}
+	}
+	p.stats = ms.stats(shardAgents, started, lastStart)
+	res.Timing = ms.timing(p.stats, total.Episodes(), inFlight)
+	return res, firstErr
+}
+
+// startUnpaced runs every agent of the shard on cfg.Workers goroutines,
+// each taking agents in chunks, until they are all done or ctx is
+// cancelled. It returns how many agents it started.
+func (p *Plan) startUnpaced(ctx context.Context, shardAgents int, pool *workerPool, done *atomic.Int64, fail func(error)) int {
+	cfg := &p.cfg
+	const chunkSize = 256 // agents a worker takes at once: one atomic add each
+	var next, started atomic.Int64
 	var wg sync.WaitGroup
-	for wi := range cfg.Workers {
-		agg := newAggregator(p.layout)
-		aggs[wi] = agg
+	for range cfg.Workers {
+		w := pool.take()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := p.newWorker(agg)
 			for ctx.Err() == nil {
 				from := int(next.Add(chunkSize)) - chunkSize
 				if from >= shardAgents {
@@ -239,9 +330,9 @@ func (p *Plan) Run(ctx context.Context) (*report.Results, error) {
 					if ctx.Err() != nil {
 						return
 					}
-					i := cfg.Shard.Index + k*cfg.Shard.Count
-					if err := w.runAgent(i); err != nil {
-						errs[wi] = err
+					started.Add(1)
+					if err := w.runAgent(cfg.Shard.Index + k*cfg.Shard.Count); err != nil {
+						fail(err)
 						return
 					}
 					done.Add(int64(len(cfg.Variants)))
@@ -249,22 +340,62 @@ func (p *Plan) Run(ctx context.Context) (*report.Results, error) {
 			}
 		}()
 	}
-	stopProgress := startProgress(cfg.Progress, cfg.ProgressEvery, p.total, &done)
 	wg.Wait()
-	stopProgress()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	return int(started.Load())
+}
+
+// startPaced starts the shard's agents when the pacer says (Config.Load),
+// at most inFlight making calls at once, each on its own goroutine; it
+// returns once every agent it started is done, with how many it started
+// and when the last one started. On Ctrl-C (ctx done) no agent starts any
+// more and those running finish; fail stops the run at once.
+func (p *Plan) startPaced(ctx, agentCtx context.Context, inFlight, shardAgents int, pool *workerPool, done *atomic.Int64, fail func(error)) (int, time.Duration) {
+	cfg := &p.cfg
+	load := Load{} // schedule starts an unpaced run without a pacer
+	if cfg.Load != nil {
+		load = *cfg.Load
 	}
-	total := aggs[0]
-	for _, a := range aggs[1:] {
-		total.Merge(a)
+	// A token is one agent making calls. An agent's last episode gives its
+	// token back as soon as its calls are over (Target.Sessions' idle),
+	// while it may wait for its end state to come with its connection's
+	// next reset; so an agent holds a worker (its aggregator and buffers)
+	// a little longer than a token, and workers are made as needed.
+	tokens := make(chan struct{}, inFlight)
+	for range inFlight {
+		tokens <- struct{}{}
 	}
-	res := p.results(total)
-	res.Partial = ctx.Err() != nil && total.Episodes() < p.total
-	res.Timing = newTiming(started, time.Since(started).Seconds(), total.Episodes(), cfg.Workers)
-	return res, nil
+	var wg sync.WaitGroup
+	n, last := schedule(ctx, agentCtx, load, tokens, shardAgents, func(k int, _ struct{}) {
+		i := cfg.Shard.Index + k*cfg.Shard.Count
+		w := pool.take()
+		var once sync.Once
+		idle := func() { once.Do(func() { tokens <- struct{}{} }) }
+		w.bind(agentCtx, idle)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer pool.giveBack(w)
+			defer idle()
+			if err := w.runAgent(i); err != nil {
+				if agentCtx.Err() == nil {
+					fail(err)
+				}
+				return
+			}
+			done.Add(int64(len(cfg.Variants)))
+		}()
+	})
+	// No agent starts any more. Once every token is back, every agent has
+	// made its last call (it is done, or awaits its end state), so no
+	// later session will bring those back: read them. Reading them sooner
+	// would take their connections from agents started but not yet
+	// connected, which would dial new ones.
+	for range inFlight {
+		<-tokens
+	}
+	p.target.Drain(agentCtx)
+	wg.Wait()
+	return n, last
 }
 
 // newTiming is the timing section of a run that began at started, took
@@ -284,19 +415,36 @@ func newTiming(started time.Time, secs float64, episodes, workers int) *report.T
 // Skeleton is the results document of the plan before anything ran: the
 // run metadata and the outcome classes, with no counts. Thresholds are
 // checked against it before a run starts.
-func (p *Plan) Skeleton() *report.Results { return p.results(newAggregator(p.layout)) }
+func (p *Plan) Skeleton() *report.Results { return p.results(p.newAggregator()) }
+
+func (p *Plan) newAggregator() *Aggregator { return newAggregator(p.layout) }
 
 // results builds the document from the merged aggregator.
 func (p *Plan) results(a *Aggregator) *report.Results {
 	cfg := p.cfg
+	if p.ext != nil {
+		res := &report.Results{Schema: report.Schema, Version: report.Version,
+			Run: p.ext.header(cfg.Seed, cfg.Agents, cfg.Command)}
+		res.Run.Goals = slices.Clone(p.layout.goals)
+		counts := p.assign.PersonaCounts()
+		for i, name := range p.layout.personas {
+			res.Run.Mix = append(res.Run.Mix, report.MixEntry{Persona: name, Weight: 1, Agents: counts[i]})
+		}
+		a.fill(res)
+		return res
+	}
 	w := cfg.World
+	target := InProcess{}.Name()
+	if p.target != nil {
+		target = p.target.Name()
+	}
 	res := &report.Results{
 		Schema:  report.Schema,
 		Version: report.Version,
 		Run: report.Run{
 			HerdVersion: version.String(),
 			World:       report.WorldRef{Name: w.Name, Version: w.Version, Hash: w.Hash, Source: cfg.WorldRef},
-			Target:      cmp.Or(cfg.TargetName, "in-process"),
+			Target:      target,
 			Variants:    slices.Clone(cfg.Variants),
 			Faults:      cfg.Profile.Name,
 			Seed:        cfg.Seed,
@@ -318,25 +466,70 @@ func (p *Plan) results(a *Aggregator) *report.Results {
 	return res
 }
 
+// workerPool holds a run's workers: each runs one agent at a time and
+// feeds its own aggregator. A paced run makes them as agents need them.
+type workerPool struct {
+	p    *Plan
+	mu   sync.Mutex
+	all  []*worker // every worker made
+	free []*worker // those not running an agent
+}
+
+func (wp *workerPool) take() *worker {
+	wp.mu.Lock()
+	defer wp.mu.Unlock()
+	if n := len(wp.free); n > 0 {
+		w := wp.free[n-1]
+		wp.free = wp.free[:n-1]
+		return w
+	}
+	w := wp.p.newWorker()
+	wp.all = append(wp.all, w)
+	return w
+}
+
+func (wp *workerPool) giveBack(w *worker) {
+	wp.mu.Lock()
+	defer wp.mu.Unlock()
+	wp.free = append(wp.free, w)
+}
+
 // worker runs agents and feeds one aggregator; it reuses its buffers.
 type worker struct {
 	p   *Plan
 	agg *Aggregator
-	res agentResult
-	// remotes, in a run over served targets: per variant, where episodes
-	// open their sessions. nil in-process.
-	remotes []personas.Remote
-	// started counts, in a run over served targets, the agents of each
-	// persona this worker ran to the end (a load run may end before all
-	// started, and a target that broke cuts those running short).
-	started []int
+	res AgentResult
+	ctx context.Context // the context agents run under (bind)
+	// sessions, over a transport: per variant, where the agent's episodes
+	// open their sessions (Target.Sessions). nil in-process.
+	sessions []personas.Remote
 }
 
-func (p *Plan) newWorker(agg *Aggregator) *worker {
-	return &worker{p: p, agg: agg, res: agentResult{
-		outcomes: make([]personas.Outcome, len(p.cfg.Variants)),
+func (p *Plan) newWorker() *worker {
+	return &worker{p: p, agg: p.newAggregator(), res: AgentResult{
+		Outcomes: make([]personas.Outcome, len(p.cfg.Variants)),
 		classes:  make([]int, 0, len(p.cfg.Variants)),
 	}}
+}
+
+// bind binds the worker's next agent to the run's target: its episodes
+// under every variant but the last read their end states at once (the
+// agent goes on to its next variant); the last one's idle says its calls
+// are over.
+func (w *worker) bind(ctx context.Context, idle func()) {
+	t, n := w.p.target, len(w.p.cfg.Variants)
+	w.ctx = ctx
+	if w.p.ext != nil {
+		return // its agents open their own sessions
+	}
+	w.sessions = w.sessions[:0]
+	for v := range n {
+		var last func()
+		if v == n-1 {
+			last = idle
+		}
+		w.sessions = append(w.sessions, t.Sessions(ctx, v, w.p.meter, last))
+	}
 }
 
 // episode builds agent i's episode.
@@ -351,111 +544,84 @@ func (p *Plan) episode(i int) (personas.Episode, int, int) {
 	}, pi, gi
 }
 
+// runAgent runs agent i's episodes, one per variant, and adds them to the
+// worker's aggregator.
 func (w *worker) runAgent(i int) error {
 	p := w.p
+	if p.ext != nil {
+		return w.runExternal(i)
+	}
 	ep, pi, gi := p.episode(i)
 	// A served episode is not a pure function of its inputs (it takes real
 	// time), so its trace is recorded as it happens rather than re-run.
-	ep.Trace = p.cfg.Observer != nil || w.remotes != nil
+	ep.Trace = p.cfg.Observer != nil || w.sessions != nil
 	r := &w.res
-	r.index, r.seed, r.persona, r.goal = i, ep.Seed, pi, gi
+	r.Index, r.Seed, r.Persona, r.Goal = i, ep.Seed, pi, gi
 	for v, m := range p.models {
-		if w.remotes != nil {
-			ep.Remote = w.remotes[v]
+		if w.sessions != nil {
+			ep.Remote = w.sessions[v]
 		}
 		o, err := m.Run(ep)
 		if err != nil {
 			return fmt.Errorf("agent %d (%s, %s, %s): %w", i, ep.Persona.Name, ep.Goal.Name, p.cfg.Variants[v], err)
 		}
-		r.outcomes[v] = o
+		r.Outcomes[v] = o
 		if p.cfg.Observer != nil {
 			p.cfg.Observer.EpisodeDone(i, p.cfg.Variants[v], o)
 		}
 	}
-	if err := w.agg.classify(r); err != nil {
-		return err
-	}
-	w.agg.add(r)
-	if w.started != nil {
-		w.started[pi]++
-	}
-	for v := range p.models {
-		if w.agg.wantsTrace(gi, v, r.classes[v], i) {
-			var t report.Trace
-			if w.remotes != nil {
-				variant := p.cfg.Variants[v]
-				t = ToReportTrace(i, ep.Seed, variant, r.outcomes[v], p.ReplayCommand(i, variant))
-			} else {
-				var err error
-				if t, err = p.trace(i, v); err != nil {
-					return err
-				}
-			}
-			w.agg.addTrace(gi, v, r.classes[v], t)
-		}
-	}
-	for pairIdx, pr := range p.layout.pairs {
-		if r.classes[pr[0]] != r.classes[pr[1]] && w.agg.wantsFlip(gi, pairIdx, i) {
-			a, b := p.cfg.Variants[pr[0]], p.cfg.Variants[pr[1]]
-			w.agg.addFlip(gi, pairIdx, report.Flip{
-				Agent: i, Goal: ep.Goal.Name, Persona: ep.Persona.Name,
-				From:   map[string]string{a: r.outcomes[pr[0]].Class},
-				To:     map[string]string{b: r.outcomes[pr[1]].Class},
-				Replay: p.ReplayCommand(i, b),
-			})
-		}
-	}
-	return nil
+	return w.agg.Add(r)
 }
 
-// ReplayCommand is the command line that replays agent i under variant:
-// the run's own reproducing command with "replay" for "swarm", its
-// --variant replaced by the one variant, and the agent's index.
+// reportTrace is the results' trace of r's episode under variant v. An
+// in-process episode is a pure function of its inputs, so one run without
+// a trace is run again with it: the trace is the one the run produced.
+func (p *Plan) reportTrace(r *AgentResult, v int) (report.Trace, error) {
+	o := r.Outcomes[v]
+	if o.Trace == nil {
+		ep, _, _ := p.episode(r.Index)
+		ep.Trace = true
+		var err error
+		if o, err = p.models[v].Run(ep); err != nil {
+			return report.Trace{}, err
+		}
+	}
+	variant := p.cfg.Variants[v]
+	return ToReportTrace(r.Index, r.Seed, variant, o, p.ReplayCommand(r.Index, variant)), nil
+}
+
+// ReplaySpec is what replaying one agent of a run needs: the run's own
+// settings (as the user gave them, so that the command reads like theirs),
+// the agent and the one variant. A replay runs in-process: it names the
+// world, never the target, and takes nothing of a transport.
+type ReplaySpec struct {
+	World        string // the world reference (mock:crm or a path)
+	Agents       int
+	Seed         uint64
+	Goals        []string
+	Mix          string // persona weights as given ("" for the whole pack)
+	Personas     string // persona pack file ("" for the built-in pack)
+	Faults       string // fault profile name
+	Descriptions string // descriptions file ("" for none)
+	Agent        int
+	Variant      string
+}
+
+// ReplayCommand is the command that replays agent i under variant
+// (Config.ReplayCommand over Config.Replay), "" without a renderer.
 func (p *Plan) ReplayCommand(i int, variant string) string {
-	cmd := p.cfg.Command
-	if cmd == "" {
-		cmd = fmt.Sprintf("herd swarm %s --agents %d --seed %d", p.cfg.WorldRef, p.cfg.Agents, p.cfg.Seed)
-		if p.cfg.Profile != nil && p.cfg.Profile.Name != "none" {
-			cmd += " --faults " + p.cfg.Profile.Name
-		}
-		if p.cfg.MixFlag != "" {
-			cmd += " --mix " + p.cfg.MixFlag
-		}
+	if p.cfg.ReplayCommand == nil {
+		return ""
 	}
-	cmd = strings.Replace(cmd, "herd swarm ", "herd replay ", 1)
-	// A replay runs in-process: it names the world, not the target, and
-	// takes none of the transport's flags.
-	if p.cfg.TargetName != "" {
-		if f := strings.Fields(cmd); len(f) > 2 && f[2] != p.cfg.WorldRef {
-			cmd = strings.Replace(cmd, " "+f[2]+" ", " "+p.cfg.WorldRef+" ", 1)
-		}
-		cmd = transportFlags.ReplaceAllString(cmd, "")
-	}
-	cmd = variantFlag.ReplaceAllString(cmd, "")
-	return fmt.Sprintf("%s --agent %d --variant %s", cmd, i, variant)
-}
-
-var (
-	variantFlag    = regexp.MustCompile(`\s+--variant(?:=|\s+)\S+`)
-	transportFlags = regexp.MustCompile(`\s+--(?:rate|duration|arrival|max-in-flight|allow-host|call-timeout|world)(?:=|\s+)\S+`)
-)
-
-// trace re-runs agent i under variant v with tracing on: an episode is a
-// pure function of its inputs, so the trace is the one the run produced.
-func (p *Plan) trace(i, v int) (report.Trace, error) {
-	ep, _, _ := p.episode(i)
-	ep.Trace = true
-	o, err := p.models[v].Run(ep)
-	if err != nil {
-		return report.Trace{}, err
-	}
-	return ToReportTrace(i, ep.Seed, p.cfg.Variants[v], o, p.ReplayCommand(i, p.cfg.Variants[v])), nil
+	spec := p.cfg.Replay
+	spec.Agent, spec.Variant = i, variant
+	return p.cfg.ReplayCommand(spec)
 }
 
 // Replay runs agent i under every variant of the plan with tracing on.
 func (p *Plan) Replay(i int) ([]personas.Outcome, error) {
 	if i < 0 || i >= p.cfg.Agents {
-		return nil, fmt.Errorf("--agent: %d is not an agent of this run (0 to %d)", i, p.cfg.Agents-1)
+		return nil, fieldErr("Agent", "%d is not an agent of this run (0 to %d)", i, p.cfg.Agents-1)
 	}
 	ep, _, _ := p.episode(i)
 	ep.Trace = true

@@ -3,7 +3,6 @@ package swarm
 import (
 	"bytes"
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/herd-sh/herd/personas"
@@ -27,19 +26,19 @@ func testConfig(t testing.TB, world string, agents int, variants ...string) Conf
 
 func run(t testing.TB, cfg Config) *report.Results {
 	t.Helper()
-	_, res := runPlan(t, cfg)
+	_, res := runPlan(t, cfg, InProcess{})
 	return res
 }
 
-// runPlan runs cfg to the end and returns the plan too, for what it
+// runPlan runs cfg on tgt to the end and returns the plan too, for what it
 // measured (LoadStats).
-func runPlan(t testing.TB, cfg Config) (*Plan, *report.Results) {
+func runPlan(t testing.TB, cfg Config, tgt Target) (*Plan, *report.Results) {
 	t.Helper()
 	p, err := NewPlan(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Run(context.Background())
+	res, err := p.Run(context.Background(), tgt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +122,7 @@ func TestCancelledRunIsPartialAndConsistent(t *testing.T) {
 			cancel()
 		}
 	}, 5e6)
-	res, err := p.Run(ctx)
+	res, err := p.Run(ctx, InProcess{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,23 +142,40 @@ func TestCancelledRunIsPartialAndConsistent(t *testing.T) {
 func TestPlanRefusesBadConfig(t *testing.T) {
 	base := testConfig(t, "mock:crm", 10)
 	for _, c := range []struct {
-		name, flag string
-		mut        func(*Config)
+		name, field string
+		mut         func(*Config)
 	}{
-		{"zero agents", "--agents", func(c *Config) { c.Agents = 0 }},
-		{"too many", "--agents", func(c *Config) { c.Agents = MaxAgents + 1 }},
-		{"bad shard", "--shard", func(c *Config) { c.Shard = Shard{5, 4} }},
-		{"bad variant", "--variant", func(c *Config) { c.Variants = []string{"nope"} }},
-		{"no personas", "--mix", func(c *Config) { c.Mix = nil }},
-		{"bad workers", "--workers", func(c *Config) { c.Workers = -1 }},
-		{"zero weights", "--mix", func(c *Config) { c.Mix = []MixEntry{{Persona: c.Mix[0].Persona, Weight: 0}} }},
-		{"load in-process", "--rate", func(c *Config) { c.Load = &Load{} }},
+		{"zero agents", "Agents", func(c *Config) { c.Agents = 0 }},
+		{"too many", "Agents", func(c *Config) { c.Agents = MaxAgents + 1 }},
+		{"bad shard", "Shard", func(c *Config) { c.Shard = Shard{5, 4} }},
+		{"bad variant", "Variants", func(c *Config) { c.Variants = []string{"nope"} }},
+		{"no personas", "Mix", func(c *Config) { c.Mix = nil }},
+		{"bad workers", "Workers", func(c *Config) { c.Workers = -1 }},
+		{"zero weights", "Mix", func(c *Config) { c.Mix = []MixEntry{{Persona: c.Mix[0].Persona, Weight: 0}} }},
+		{"sharded load", "Shard", func(c *Config) { c.Load, c.Shard = &Load{}, Shard{0, 2} }},
+		{"long load", "Load.Duration", func(c *Config) { c.Load = &Load{Duration: MaxDuration + 1} }},
 	} {
 		cfg := base
 		c.mut(&cfg)
-		if _, err := NewPlan(cfg); err == nil || !strings.Contains(err.Error(), c.flag) {
-			t.Errorf("%s: err %v, want one naming %s", c.name, err, c.flag)
+		_, err := NewPlan(cfg)
+		if fe, ok := AsFieldError(err); !ok || fe.Field != c.field {
+			t.Errorf("%s: err %v, want one on field %s", c.name, err, c.field)
 		}
+	}
+}
+
+// A paced run needs a target over a transport: in-process runs keep
+// virtual time. The run is refused before any agent runs.
+func TestRunRefusesLoadInProcess(t *testing.T) {
+	cfg := testConfig(t, "mock:crm", 10)
+	cfg.Load = &Load{}
+	p, err := NewPlan(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Run(context.Background(), InProcess{})
+	if fe, ok := AsFieldError(err); !ok || fe.Field != "Load" || res != nil {
+		t.Fatalf("res %v, err %v: want no results and an error on field Load", res, err)
 	}
 }
 

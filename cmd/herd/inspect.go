@@ -56,7 +56,7 @@ func runInspect(s *streams, opts *inspectOptions, ref string) error {
 		printLoadError(s, err)
 		return codeErr(exitUsage, nil)
 	}
-	variant := w.Variants[0]
+	variant := w.DefaultVariant()
 	if opts.variant != "" {
 		if !w.HasVariant(opts.variant) {
 			return usageErrf("--variant %q: world %s has no such variant (it has %s)", opts.variant, w.Name, strings.Join(w.Variants, ", "))

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/herd-sh/herd/lint"
+	"github.com/herd-sh/herd/worlds"
 )
 
 func TestLintExitCodes(t *testing.T) {
@@ -98,6 +99,25 @@ func TestLintTableAndMarkdown(t *testing.T) {
 	for _, want := range []string{"## herd lint · crm", "### Findings", "| error ", "`delete_contact`", "|:---"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// A lint report's findings reach a results document field for field.
+func TestLintResults(t *testing.T) {
+	w, err := worlds.Resolve("mock:crm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := lint.Lint(w, "ambiguous", nil)
+	got := lintResults(r)
+	if len(got) != len(r.Findings) || len(got) == 0 {
+		t.Fatalf("%d results for %d findings", len(got), len(r.Findings))
+	}
+	for i, f := range r.Findings {
+		g := got[i]
+		if g.Tool != f.Tool || g.Variant != f.Variant || g.Dimension != f.Dimension || g.Level != f.Level || g.Message != f.Message || g.Fix != f.Fix {
+			t.Errorf("result %d = %+v, want %+v", i, g, f)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/herd-sh/herd/report"
-	"github.com/herd-sh/herd/swarm"
 )
 
 // outputs are the files a run writes besides the terminal summary.
@@ -47,18 +46,6 @@ func (o outputs) check() error {
 		if err != nil {
 			return usageErrf("--%s %s: folder %s: %v", f.flag, f.path, dir, err)
 		}
-	}
-	return nil
-}
-
-// checkThresholds parses the thresholds against the run's outcome classes
-// before anything runs: an unknown metric is a usage error, never a pass.
-func checkThresholds(plan *swarm.Plan, specs []string) error {
-	if len(specs) == 0 {
-		return nil
-	}
-	if _, err := report.ParseThresholds(plan.Skeleton(), specs); err != nil {
-		return usageErr(err)
 	}
 	return nil
 }

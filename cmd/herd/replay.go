@@ -32,7 +32,8 @@ Give the same world, seed, --agents, --mix, --goal and --faults as the run
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.world = args[0]
-			return runReplay(cmd, s, o)
+			o.set = recordGiven(cmd.Flags())
+			return runReplay(s, o)
 		},
 	}
 	o.addFlags(cmd)
@@ -41,11 +42,13 @@ Give the same world, seed, --agents, --mix, --goal and --faults as the run
 	return cmd
 }
 
-func runReplay(cmd *cobra.Command, s *streams, o *replayOptions) error {
-	if !cmd.Flags().Changed("agent") {
+// runReplay replays one agent with the options as parsed (tests call it
+// without cobra).
+func runReplay(s *streams, o *replayOptions) error {
+	if !o.set.agent {
 		return usageErrf("--agent: which agent to replay (0 to --agents - 1)")
 	}
-	cfg, err := o.config(cmd)
+	cfg, err := o.config(o.settings())
 	if err != nil {
 		return err
 	}
@@ -54,7 +57,7 @@ func runReplay(cmd *cobra.Command, s *streams, o *replayOptions) error {
 	}
 	plan, err := swarm.NewPlan(cfg)
 	if err != nil {
-		return usageErr(err)
+		return flagErr(err)
 	}
 	outcomes, err := plan.Replay(o.agent)
 	if err != nil {

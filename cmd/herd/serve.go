@@ -11,6 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/herd-sh/herd/control"
+	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/internal/field"
 	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/worlds"
 )
@@ -28,6 +31,10 @@ type serveOptions struct {
 	maxSessions  int
 	maxFaultWait time.Duration
 	logLevel     string
+	// seedSet and tokenSet record whether --seed and --token were given:
+	// --seed 0 is not the world's seed, and an empty --token is an error
+	// where no --token reads $HERD_TOKEN.
+	seedSet, tokenSet bool
 }
 
 // tokenEnv supplies --token when the flag is not given: a token on the
@@ -61,12 +68,13 @@ See docs/serve.md.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.world = args[0]
-			return runServe(cmd.Context(), cmd, s, o)
+			o.seedSet, o.tokenSet = cmd.Flags().Changed("seed"), cmd.Flags().Changed("token")
+			return runServe(cmd.Context(), s, o)
 		},
 	}
 	f := cmd.Flags()
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the world's records (default: the world's seed)")
-	f.StringVar(&o.faults, "faults", "none", "fault profile: none, realistic, hostile, or one the world defines (switchable at run time via POST /control/faults)")
+	f.StringVar(&o.faults, "faults", engine.NoFaults, "fault profile: none, realistic, hostile, or one the world defines (switchable at run time via POST /control/faults)")
 	f.StringVar(&o.variant, "variant", "", "tool description variant (default: the world's first)")
 	f.StringVar(&o.http, "http", "", "serve Streamable HTTP on ADDR (e.g. 127.0.0.1:8931, :0 for any free port) instead of stdio")
 	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a non-loopback address and non-loopback Host/Origin headers (use with --token)")
@@ -78,20 +86,22 @@ See docs/serve.md.`,
 	return cmd
 }
 
-func runServe(ctx context.Context, cmd *cobra.Command, s *streams, o *serveOptions) error {
-	opts, err := o.serverOptions(cmd, s)
+// runServe serves the world with the options as parsed (tests call it
+// without cobra).
+func runServe(ctx context.Context, s *streams, o *serveOptions) error {
+	opts, err := o.serverOptions(s)
 	if err != nil {
 		return err
 	}
 	var httpAddr, controlAddr string
 	if o.http != "" {
 		if httpAddr, err = serve.CheckListenAddr(o.http, o.allowRemote); err != nil {
-			return usageErrf("--http: %v", err)
+			return listenAddrErr("http", err)
 		}
 	}
 	if o.control != "" {
 		if controlAddr, err = serve.CheckListenAddr(o.control, o.allowRemote); err != nil {
-			return usageErrf("--control: %v", err)
+			return listenAddrErr("control", err)
 		}
 	}
 	srv, err := serve.New(opts)
@@ -136,8 +146,8 @@ func runServe(ctx context.Context, cmd *cobra.Command, s *streams, o *serveOptio
 		base := "http://" + httpLn.Addr().String()
 		// The URL on stdout is for scripts (a test fixture reads one line);
 		// everything else goes to stderr.
-		fmt.Fprintln(s.out, base+serve.MCPPath)
-		log.Info("serving "+desc+" over Streamable HTTP", "mcp", base+serve.MCPPath, "control", base+"/control")
+		fmt.Fprintln(s.out, base+control.MCPPath)
+		log.Info("serving "+desc+" over Streamable HTTP", "mcp", base+control.MCPPath, "control", base+"/control")
 		running++
 		go func() { errc <- srv.ServeListener(ctx, httpLn, srv.Handler()) }()
 	} else {
@@ -166,8 +176,17 @@ func runServe(ctx context.Context, cmd *cobra.Command, s *streams, o *serveOptio
 	return nil
 }
 
+// listenAddrErr is a refused --http or --control address; a non-loopback
+// one says which flags allow it.
+func listenAddrErr(flag string, err error) error {
+	if fe, ok := field.As(err); ok && fe.Field == "AllowRemote" {
+		return usageErrf("--%s: %v: allow it with --allow-remote (and --token)", flag, fe.Err)
+	}
+	return usageErrf("--%s: %v", flag, err)
+}
+
 // serverOptions checks the flags and builds the server's options.
-func (o *serveOptions) serverOptions(cmd *cobra.Command, s *streams) (serve.Options, error) {
+func (o *serveOptions) serverOptions(s *streams) (serve.Options, error) {
 	var opts serve.Options
 	level, ok := map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}[o.logLevel]
 	if !ok {
@@ -185,7 +204,7 @@ func (o *serveOptions) serverOptions(cmd *cobra.Command, s *streams) (serve.Opti
 	}
 	opts.World = w
 	opts.Seed = w.DefaultSeed
-	if cmd.Flags().Changed("seed") {
+	if o.seedSet {
 		opts.Seed = o.seed
 	}
 	if _, err := faultProfile(w, o.faults); err != nil {
@@ -197,10 +216,10 @@ func (o *serveOptions) serverOptions(cmd *cobra.Command, s *streams) (serve.Opti
 	}
 	opts.Variant = o.variant
 	opts.Token = o.token
-	if !cmd.Flags().Changed("token") {
+	if !o.tokenSet {
 		opts.Token = os.Getenv(tokenEnv)
 	}
-	if cmd.Flags().Changed("token") && strings.TrimSpace(o.token) == "" {
+	if o.tokenSet && strings.TrimSpace(o.token) == "" {
 		return opts, usageErrf("--token: must not be empty")
 	}
 	opts.AllowRemote = o.allowRemote

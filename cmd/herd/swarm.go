@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -11,7 +13,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
@@ -36,6 +40,30 @@ type swarmOptions struct {
 	shard        string
 	maxAgents    int
 	descriptions string
+	// set records which of these flags the user gave (read once, where
+	// cobra parsed them): a flag's default and the same value given can
+	// mean different things (--seed 0 is not the world's seed).
+	set givenFlags
+}
+
+// givenFlags are the flags of swarm and replay whose being given, not
+// only their value, changes what the command does.
+type givenFlags struct {
+	agents, seed, workers, faults, agent                   bool
+	goal, mix, personas, variant, descriptions, shard      bool
+	world, rate, duration, arrival, maxInFlight, allowHost bool
+	callTimeout, token, allowWrites, otlp                  bool
+}
+
+// recordGiven reads which flags fs was given.
+func recordGiven(fs *pflag.FlagSet) givenFlags {
+	c := fs.Changed
+	return givenFlags{
+		agents: c("agents"), seed: c("seed"), workers: c("workers"), faults: c("faults"), agent: c("agent"),
+		goal: c("goal"), mix: c("mix"), personas: c("personas"), variant: c("variant"), descriptions: c("descriptions"), shard: c("shard"),
+		world: c("world"), rate: c("rate"), duration: c("duration"), arrival: c("arrival"), maxInFlight: c("max-in-flight"), allowHost: c("allow-host"),
+		callTimeout: c("call-timeout"), token: c("token"), allowWrites: c("allow-writes"), otlp: c("otlp"),
+	}
 }
 
 func (o *swarmOptions) addFlags(cmd *cobra.Command) {
@@ -45,7 +73,7 @@ func (o *swarmOptions) addFlags(cmd *cobra.Command) {
 	f.StringArrayVar(&o.goals, "goal", nil, "goal to run (repeatable; default: every goal of the world)")
 	f.StringVar(&o.mix, "mix", "", "persona weights, e.g. careful=0.5,hasty=0.5 (default: the whole pack, equal weights)")
 	f.StringVar(&o.personas, "personas", "", "persona pack YAML file (default: the built-in pack)")
-	f.StringVar(&o.faults, "faults", "none", "fault profile: none, realistic, hostile, or one the world defines")
+	f.StringVar(&o.faults, "faults", engine.NoFaults, "fault profile: none, realistic, hostile, or one the world defines")
 	f.StringSliceVar(&o.variants, "variant", nil, "description variant(s), comma-separated, e.g. clear,ambiguous (default: the world's first)")
 	f.IntVar(&o.workers, "workers", 0, "worker goroutines (default: GOMAXPROCS)")
 	f.StringVar(&o.shard, "shard", "", "run only shard k of n (k/n, 0-based): agents with i mod n == k")
@@ -53,36 +81,56 @@ func (o *swarmOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.descriptions, "descriptions", "", "YAML file of your own tool descriptions (tool: text, or tool: {variant: text}) overriding the world's")
 }
 
-// checkCounts checks --agents, --max-agents and --workers, which every
-// kind of target uses, so that a bad one is refused before any target is
-// contacted or started.
-func (o *swarmOptions) checkCounts(cmd *cobra.Command) error {
+// checkCounts checks --max-agents, the run's agents (--agents, or what a
+// duration-bound load holds) and --workers, which every kind of target
+// uses, so that a bad one is refused before any target is contacted or
+// started.
+func (o *swarmOptions) checkCounts(agents int) error {
 	// --max-agents can only lower the hard cap: swarm.NewPlan enforces it.
 	if o.maxAgents < 1 || o.maxAgents > swarm.MaxAgents {
 		return usageErrf("--max-agents: must be between 1 and %d, got %d", swarm.MaxAgents, o.maxAgents)
 	}
-	if o.agents < 1 || o.agents > o.maxAgents {
-		return usageErrf("--agents: must be between 1 and %d, got %d", o.maxAgents, o.agents)
+	if agents < 1 || agents > o.maxAgents {
+		return usageErrf("--agents: must be between 1 and %d, got %d", o.maxAgents, agents)
 	}
-	if cmd.Flags().Changed("workers") && (o.workers < 1 || o.workers > 4096) {
-		return usageErrf("--workers: must be between 1 and 4096, got %d", o.workers)
+	if o.set.workers && (o.workers < 1 || o.workers > swarm.MaxWorkers) {
+		return usageErrf("--workers: must be between 1 and %d, got %d", swarm.MaxWorkers, o.workers)
 	}
 	return nil
 }
 
-// config turns the flags into a swarm configuration.
-func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
+// runSettings are what a run uses that the flags alone do not say: the
+// world, faults and variants a served herd world adopts where the flags
+// give none (swarm.Reached.Adopt), and the agents a duration-bound load
+// holds. They are derived, never written back into the options.
+type runSettings struct {
+	swarm.Settings
+	agents int
+}
+
+// settings are the run's settings from the flags alone.
+func (o *swarmOptions) settings() runSettings {
+	rs := runSettings{Settings: swarm.Settings{World: o.world, Variants: o.variants}, agents: o.agents}
+	if o.set.faults {
+		rs.Faults = o.faults
+	}
+	return rs
+}
+
+// config turns the flags, with the run's settings, into a swarm
+// configuration.
+func (o *swarmOptions) config(rs runSettings) (swarm.Config, error) {
 	var cfg swarm.Config
-	if err := o.checkCounts(cmd); err != nil {
+	if err := o.checkCounts(rs.agents); err != nil {
 		return cfg, err
 	}
-	w, err := worlds.Resolve(o.world)
+	w, err := worlds.Resolve(rs.World)
 	if err != nil {
 		return cfg, usageErr(err)
 	}
-	cfg.World, cfg.WorldRef, cfg.Agents, cfg.Workers = w, o.world, o.agents, o.workers
+	cfg.World, cfg.WorldRef, cfg.Agents, cfg.Workers = w, rs.World, rs.agents, o.workers
 	cfg.Seed = w.DefaultSeed
-	if cmd.Flags().Changed("seed") {
+	if o.set.seed {
 		cfg.Seed = o.seed
 	}
 	for _, name := range o.goals {
@@ -105,8 +153,7 @@ func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
 	if cfg.Mix, err = parseMix(o.mix, pack); err != nil {
 		return cfg, usageErr(err)
 	}
-	cfg.MixFlag = o.mix
-	if cfg.Profile, err = faultProfile(w, o.faults); err != nil {
+	if cfg.Profile, err = faultProfile(w, cmp.Or(rs.Faults, engine.NoFaults)); err != nil {
 		return cfg, err
 	}
 	if o.descriptions != "" {
@@ -114,7 +161,7 @@ func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
 			return cfg, usageErr(err)
 		}
 	}
-	for _, v := range o.variants {
+	for _, v := range rs.Variants {
 		v = strings.TrimSpace(v)
 		if !w.HasVariant(v) && cfg.Descriptions[v] == nil {
 			return cfg, usageErrf("--variant: world %s has no variant %q (it has %s)", w.Name, v, strings.Join(w.Variants, ", "))
@@ -127,15 +174,34 @@ func (o *swarmOptions) config(cmd *cobra.Command) (swarm.Config, error) {
 		cfg.Variants = append(cfg.Variants, v)
 	}
 	if len(cfg.Variants) == 0 {
-		// Said here, once, rather than by every caller that lists them.
-		cfg.Variants = []string{w.Variants[0]}
+		cfg.Variants = []string{w.DefaultVariant()}
+	}
+	if err := checkDescribedVariants(w, cfg.Descriptions, cfg.Variants); err != nil {
+		return cfg, err
 	}
 	if o.shard != "" {
 		if cfg.Shard, err = parseShard(o.shard); err != nil {
 			return cfg, usageErr(err)
 		}
 	}
+	cfg.Replay = swarm.ReplaySpec{World: cfg.WorldRef, Agents: cfg.Agents, Seed: cfg.Seed, Goals: o.goals,
+		Mix: o.mix, Personas: o.personas, Faults: cfg.Profile.Name, Descriptions: o.descriptions}
+	cfg.ReplayCommand = replayCommand
 	return cfg, nil
+}
+
+// checkDescribedVariants refuses a descriptions file that names a variant
+// the world does not have and the run does not ask for: a typo there
+// would otherwise describe a variant nobody runs, and the run would read
+// the world's own descriptions without a word.
+func checkDescribedVariants(w *engine.World, descs map[string]map[string]string, variants []string) error {
+	for _, v := range slices.Sorted(maps.Keys(descs)) {
+		if !w.HasVariant(v) && !slices.Contains(variants, v) {
+			return usageErrf("--descriptions: variant %q is not one of world %s (%s) and --variant does not ask for it; run it with --variant %s, or fix the name",
+				v, w.Name, strings.Join(w.Variants, ", "), v)
+		}
+	}
+	return nil
 }
 
 // maxMixWeight bounds a --mix weight, so that a sum of weights stays a
@@ -157,10 +223,12 @@ func parseMix(s string, pack *personas.Pack) ([]swarm.MixEntry, error) {
 	total := 0.0
 	for _, part := range strings.Split(s, ",") {
 		name, weight, ok := strings.Cut(strings.TrimSpace(part), "=")
-		if !ok {
-			weight = "1"
-		}
 		name = strings.TrimSpace(name)
+		if !ok {
+			// A name alone could mean "only this one" or "weight 1
+			// beside the rest": refuse it rather than guess.
+			return nil, fmt.Errorf("--mix: %q has no weight; write %s=1 (weights are relative)", part, name)
+		}
 		p := pack.Get(name)
 		if p == nil {
 			return nil, fmt.Errorf("--mix: unknown persona %q (known: %s)", name, strings.Join(pack.Names(), ", "))
@@ -255,7 +323,8 @@ hosts are contacted unless --allow-host names another.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.targetArg = args[0]
-			return runSwarm(cmd.Context(), cmd, s, o)
+			o.set = recordGiven(cmd.Flags())
+			return runSwarm(cmd.Context(), s, o)
 		},
 	}
 	o.addFlags(cmd)
@@ -273,7 +342,12 @@ hosts are contacted unless --allow-host names another.`,
 	return cmd
 }
 
-func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOptions) error {
+// runSwarm runs herd swarm with the options as parsed; tests call it
+// directly, without cobra (swarm_test.go shows how). Everything the user
+// gave is checked before a target is contacted or started where it can be
+// (a running server's world is known only once it is asked), and always
+// before any agent runs.
+func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	switch o.progress {
 	case "auto", "always", "never":
 	default:
@@ -281,53 +355,48 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 	}
 	spec, err := target.Parse(o.targetArg)
 	if err != nil {
-		return usageErr(err)
+		return flagErr(err)
 	}
-	// The flags are checked before a target is contacted or started.
-	load, err := o.transportLoad(cmd, spec)
+	rs := o.settings()
+	rs.World = spec.World
+	load, err := o.transportLoad(spec, &rs)
 	if err != nil {
 		return err
 	}
-	if err := o.checkCounts(cmd); err != nil {
+	if err := o.checkCounts(rs.agents); err != nil {
 		return err
 	}
 	if err := o.out.check(); err != nil {
 		return err
 	}
-	st, external, err := o.prepareTarget(ctx, cmd, spec)
+	if (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) && o.set.allowWrites {
+		return allowWritesErr(o.targetArg)
+	}
+	reached, err := swarm.Reach(ctx, spec, o.targetOptions())
 	if err != nil {
-		return err
+		return flagErr(err)
 	}
 	// Ends the first stdio process on every way out, unless a target took
 	// it over (then this does nothing).
-	defer st.close()
-	if external {
-		return runExternal(ctx, cmd, s, o, st, load)
+	defer reached.Close()
+	if reached != nil && reached.External {
+		return runExternal(ctx, s, o, reached, load, rs.agents)
 	}
-	if cmd.Flags().Changed("allow-writes") {
-		return usageErrf("--allow-writes: %s is a herd world, whose agents may call every tool already; the flag is for MCP servers that are not herd worlds", o.targetArg)
+	if o.set.allowWrites {
+		return allowWritesErr(o.targetArg)
 	}
-	remote := spec.Kind != target.KindInProcess
-	cfg, err := o.config(cmd)
+	if reached != nil && reached.Info != nil {
+		// A running herd world: run the world it serves, with its faults
+		// and variant unless the flags say otherwise.
+		rs.World = o.transport.worldFile
+		rs.Settings = reached.Adopt(rs.Settings)
+	}
+	cfg, err := o.config(rs)
 	if err != nil {
 		return err
 	}
-	if remote {
-		cfg.Load = load
-		closeTargets, err := st.targets(ctx, o, &cfg)
-		if err != nil {
-			return err
-		}
-		defer closeTargets()
-	}
-	cfg.Command = commandLine(o, cfg.Seed)
-	// A swarm's live heap is a few megabytes whatever the agent count
-	// (aggregation is streaming), while it allocates briefly for every
-	// episode: collecting at 4× the live heap instead of 2× buys about a
-	// tenth of the CPU for tens of megabytes. GOGC, when set, wins.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	cfg.Load = load
+	cfg.Command = commandLine(o, rs, cfg.Seed)
 	if o.otlp != "" {
 		exp, err := otlp.New(ctx, o.otlp, otlpRun(cfg))
 		if err != nil {
@@ -338,24 +407,38 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 	}
 	plan, err := swarm.NewPlan(cfg)
 	if err != nil {
-		return usageErr(err)
+		return flagErr(err)
 	}
 	// Thresholds are checked before the run, so a typo costs nothing.
-	if err := checkThresholds(plan, o.thresholds); err != nil {
-		return err
+	if err := plan.CheckThresholds(o.thresholds, spec.Kind != target.KindInProcess); err != nil {
+		return flagErr(err)
+	}
+	var tgt swarm.Target = swarm.InProcess{}
+	if reached != nil {
+		if tgt, err = reached.Target(ctx, &cfg, load.MaxInFlight); err != nil {
+			return flagErr(err)
+		}
+		defer tgt.Close()
+	}
+	// A swarm's live heap is a few megabytes whatever the agent count
+	// (aggregation is streaming), while it allocates briefly for every
+	// episode: collecting at 4× the live heap instead of 2× buys about a
+	// tenth of the CPU for tens of megabytes. GOGC, when set, wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
 	}
 	fmt.Fprintf(s.err, "herd: swarm %s: %d agents × %d variant(s), seed %d, faults %s\n",
 		o.targetArg, cfg.Agents, len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
 	prog := newProgress(s.err, o.progress, plan.Episodes())
 	plan.SetProgress(prog.update, prog.every)
-	res, runErr := plan.Run(ctx)
+	res, runErr := plan.Run(ctx, tgt)
 	prog.finish()
 	if res == nil {
 		return codeErr(exitUnreachable, runErr)
 	}
 	res.Lint = lintFindings(cfg)
-	if remote {
-		// loadConfig sets a pacer only for --rate or --arrival.
+	if tgt.RealTime() {
+		// transportLoad sets a pacer only for --rate or --arrival.
 		printStats(s.err, plan.LoadStats(), res, cfg.Load.Pacer != nil)
 	}
 	switch {
@@ -377,26 +460,39 @@ func runSwarm(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOp
 	return exitFor(code)
 }
 
-// commandLine rebuilds the reproducing command line (without output flags).
-func commandLine(o *swarmCmdOptions, seed uint64) string {
-	parts := []string{"herd swarm", shellQuote(o.targetArg), "--agents", strconv.Itoa(o.agents), "--seed", strconv.FormatUint(seed, 10)}
-	for _, g := range o.goals {
+func allowWritesErr(target string) error {
+	return usageErrf("--allow-writes: %s is a herd world, whose agents may call every tool already; the flag is for MCP servers that are not herd worlds", target)
+}
+
+// commonFlags are the words of a command line that say what the agents
+// do: the part a run's reproducing command and its replay commands share.
+func commonFlags(agents int, seed uint64, goals []string, mix, personas, faults, descriptions string) []string {
+	parts := []string{"--agents", strconv.Itoa(agents), "--seed", strconv.FormatUint(seed, 10)}
+	for _, g := range goals {
 		parts = append(parts, "--goal", g)
 	}
-	if o.mix != "" {
-		parts = append(parts, "--mix", o.mix)
+	if mix != "" {
+		parts = append(parts, "--mix", mix)
 	}
-	if o.personas != "" {
-		parts = append(parts, "--personas", o.personas)
+	if personas != "" {
+		parts = append(parts, "--personas", personas)
 	}
-	if o.faults != "none" {
-		parts = append(parts, "--faults", o.faults)
+	if faults != engine.NoFaults {
+		parts = append(parts, "--faults", faults)
 	}
-	if o.descriptions != "" {
-		parts = append(parts, "--descriptions", o.descriptions)
+	if descriptions != "" {
+		parts = append(parts, "--descriptions", descriptions)
 	}
-	if len(o.variants) > 0 {
-		parts = append(parts, "--variant", strings.Join(o.variants, ","))
+	return parts
+}
+
+// commandLine is the run's reproducing command line (without output
+// flags), with the settings it ran with.
+func commandLine(o *swarmCmdOptions, rs runSettings, seed uint64) string {
+	parts := append([]string{"herd swarm", shellQuote(o.targetArg)},
+		commonFlags(rs.agents, seed, o.goals, o.mix, o.personas, cmp.Or(rs.Faults, engine.NoFaults), o.descriptions)...)
+	if len(rs.Variants) > 0 {
+		parts = append(parts, "--variant", strings.Join(rs.Variants, ","))
 	}
 	t := &o.transport
 	if t.worldFile != "" {
@@ -427,6 +523,16 @@ func commandLine(o *swarmCmdOptions, seed uint64) string {
 	return strings.Join(parts, " ")
 }
 
+// replayCommand renders a replay spec as the herd replay command line. A
+// replay runs in-process: it names the world, never the target, and takes
+// none of a transport's flags.
+func replayCommand(r swarm.ReplaySpec) string {
+	parts := append([]string{"herd replay", shellQuote(r.World)},
+		commonFlags(r.Agents, r.Seed, r.Goals, r.Mix, r.Personas, r.Faults, r.Descriptions)...)
+	parts = append(parts, "--agent", strconv.Itoa(r.Agent), "--variant", r.Variant)
+	return strings.Join(parts, " ")
+}
+
 // shellQuote quotes a word for a POSIX shell when it needs it
 // ('mcp+stdio:node server.js').
 func shellQuote(w string) string {
@@ -442,7 +548,18 @@ func lintFindings(cfg swarm.Config) []report.LintFinding {
 	var out []report.LintFinding
 	for _, v := range cfg.Variants {
 		rep := lint.Lint(cfg.World, v, cfg.Descriptions[v])
-		out = append(out, rep.ToResults()...)
+		out = append(out, lintResults(rep)...)
+	}
+	return out
+}
+
+// lintResults are a lint report's findings as a results document holds
+// them: the same fields, in the document's own type (lint builds no
+// results documents).
+func lintResults(r lint.Report) []report.LintFinding {
+	out := make([]report.LintFinding, len(r.Findings))
+	for i, f := range r.Findings {
+		out[i] = report.LintFinding(f)
 	}
 	return out
 }

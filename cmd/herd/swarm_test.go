@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -11,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/report"
+	"github.com/herd-sh/herd/swarm"
+	"github.com/herd-sh/herd/swarm/target"
 )
 
 func TestSwarmRunsAndWritesJSON(t *testing.T) {
@@ -59,6 +64,12 @@ func TestSwarmBadFlags(t *testing.T) {
 		{[]string{"--progress", "sometimes"}, `--progress: want auto, always or never`},
 		{[]string{"--mix", "careful=1e10"}, `--mix: "careful=1e10": weight "1e10" is above 1000000000`},
 		{[]string{"--shard", "auto"}, "--shard auto: needs JOB_COMPLETION_INDEX and HERD_SHARDS"},
+		// A persona with no weight could mean "only this one" or "weight
+		// 1 beside the rest": refused rather than guessed.
+		{[]string{"--mix", "careful"}, `--mix: "careful" has no weight; write careful=1`},
+		// An in-process run keeps virtual time: a latency threshold could
+		// never be judged, so it is an error, not an INCONCLUSIVE.
+		{[]string{"--threshold", "p99<50ms"}, `--threshold: threshold "p99<50ms": this run measures no latency: it runs in-process`},
 		// Flags a target over MCP uses would be ignored in-process, and
 		// would break the run's replay commands.
 		{[]string{"--allow-host", "example.invalid"}, "--allow-host: flags for a target over MCP need a real transport"},
@@ -85,6 +96,80 @@ func TestSwarmBadFlags(t *testing.T) {
 	code, _, errOut := runHerd(t, "swarm", "mock:nope")
 	if code != 2 || !strings.Contains(errOut, `mock:nope`) {
 		t.Errorf("unknown world: exit %d, %q", code, errOut)
+	}
+}
+
+// runSwarm runs without cobra: a test fills the options as the flags
+// would — their defaults, the values given, and in set which were given —
+// and reads what the command wrote from its streams. Every command's run
+// function is tested this way.
+func TestRunSwarmWithoutCobra(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "run.json")
+	o := &swarmCmdOptions{
+		swarmOptions: swarmOptions{agents: 50, seed: 7, faults: engine.NoFaults, maxAgents: swarm.MaxAgents,
+			variants: []string{"clear", "ambiguous"}, set: givenFlags{agents: true, seed: true, variant: true}},
+		targetArg: "mock:crm",
+		transport: transportOptions{callTimeout: target.DefaultCallTimeout},
+		out:       outputs{json: js},
+		progress:  "never",
+	}
+	var out, errOut bytes.Buffer
+	if err := runSwarm(context.Background(), &streams{in: strings.NewReader(""), out: &out, err: &errOut}, o); err != nil {
+		t.Fatalf("runSwarm: %v\n%s", err, errOut.String())
+	}
+	res := readRunJSON(t, js)
+	if res.Episodes != 100 || res.Run.Seed != 7 || res.Run.Command != "herd swarm mock:crm --agents 50 --seed 7 --variant clear,ambiguous" {
+		t.Errorf("episodes %d, seed %d, command %q", res.Episodes, res.Run.Seed, res.Run.Command)
+	}
+	// The options are what the user gave: the run's own settings (the
+	// default variant, a served world's faults) never write back into them.
+	if o.faults != engine.NoFaults || o.agents != 50 || len(o.variants) != 2 {
+		t.Errorf("the run changed its options: %+v", o.swarmOptions)
+	}
+
+	// The same without --seed: the world's seed, not the zero value.
+	o.set.seed, o.seed = false, 0
+	if err := runSwarm(context.Background(), &streams{in: strings.NewReader(""), out: &out, err: &errOut}, o); err != nil {
+		t.Fatal(err)
+	}
+	if res := readRunJSON(t, js); res.Run.Seed == 0 {
+		t.Errorf("without --seed the run used seed 0, not the world's")
+	}
+}
+
+// A descriptions file that names a variant the world does not have and
+// the run does not ask for is refused before the run: a typo there would
+// describe a variant nobody runs, silently.
+func TestSwarmRefusesDescriptionsOfAnUnknownVariant(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "descriptions.yaml")
+	if err := os.WriteFile(file, []byte("archive_contact:\n  ambigous: Hide a contact from lists; its history is kept.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runHerd(t, "swarm", "mock:crm", "--agents", "10", "--variant", "ambiguous", "--descriptions", file, "--progress", "never")
+	if want := `--descriptions: variant "ambigous" is not one of world crm (clear, ambiguous) and --variant does not ask for it`; code != exitUsage || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, want)
+	}
+	// Asked for by name, the same file defines a new variant.
+	code, _, errOut = runHerd(t, "swarm", "mock:crm", "--agents", "10", "--variant", "ambigous", "--descriptions", file, "--progress", "never")
+	if code != exitOK {
+		t.Errorf("a new variant asked for with --variant: exit %d, %s", code, errOut)
+	}
+}
+
+// A latency threshold naming a tool the world does not have fails before
+// the served world is even started: a typo costs no load run.
+func TestSwarmRefusesLatencyThresholdOnUnknownToolBeforeServing(t *testing.T) {
+	start := time.Now()
+	code, _, errOut := runHerd(t, "swarm", "serve:mock:crm", "--agents", "10", "--threshold", "get_contcat:p99<50ms", "--progress", "never")
+	if want := `--threshold: threshold "get_contcat:p99<50ms": no latency measured for tool "get_contcat"`; code != exitUsage || !strings.Contains(errOut, want) {
+		t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errOut, want)
+	}
+	if strings.Contains(errOut, "herd: swarm") || time.Since(start) > 5*time.Second {
+		t.Errorf("the run started before the threshold was refused:\n%s", errOut)
+	}
+	// Spelt right, the threshold is judged on the served run.
+	if code, _, errOut := runHerd(t, "swarm", "serve:mock:crm", "--agents", "10", "--threshold", "get_contact:p99<10s", "--progress", "never"); code == exitUsage {
+		t.Errorf("a latency threshold on a served run was refused: %s", errOut)
 	}
 }
 

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/spf13/cobra"
 
 	"github.com/herd-sh/herd/lint"
+	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
 	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/swarm/target"
@@ -26,24 +26,25 @@ const defaultExternalSeed = 1
 // others with --allow-writes) with schema-valid arguments and with
 // arguments the schema refuses, and reports latency, throughput and what
 // the answers were. A server that crashes or hangs ends the run with exit 3.
-func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCmdOptions, st *servedTarget, load *swarm.Load) error {
-	var ext *target.External
-	if st.spec.Kind == target.KindHTTP {
-		ext = target.ExternalHTTP(st.spec.URL, st.hc, o.targetOptions())
-	} else {
-		ext = st.stdio.External(st.spec.Raw)
-	}
+func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *swarm.Reached, load *swarm.Load, agents int) error {
+	ext := reached.ExternalTarget()
 	defer ext.Close()
-	for _, name := range []string{"goal", "mix", "personas", "faults", "variant", "descriptions", "shard", "world", "otlp"} {
-		if cmd.Flags().Changed(name) {
-			return usageErrf("--%s: %s is not a herd world (it has no herd control plane), so the swarm runs generic goals on its tools; --%s does not apply", name, st.spec.Raw, name)
+	set := &o.set
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"goal", set.goal}, {"mix", set.mix}, {"personas", set.personas}, {"faults", set.faults}, {"variant", set.variant},
+		{"descriptions", set.descriptions}, {"shard", set.shard}, {"world", set.world}, {"otlp", set.otlp}} {
+		if f.set {
+			return usageErrf("--%s: %s is not a herd world (it has no herd control plane), so the swarm runs generic goals on its tools; --%s does not apply", f.name, reached.Spec.Raw, f.name)
 		}
 	}
 	// The metric names depend on the tools discovered, but the form of a
-	// threshold does not: a typo in it costs no run.
+	// threshold does not: a typo in it costs no discovery. The names are
+	// checked once the tools are known, before any agent runs.
 	for _, spec := range o.thresholds {
 		if _, err := report.ParseThreshold(spec); err != nil {
-			return usageErr(err)
+			return usageErrf("--threshold: %v", err)
 		}
 	}
 	server, tools, err := ext.Server(ctx)
@@ -51,41 +52,47 @@ func runExternal(ctx context.Context, cmd *cobra.Command, s *streams, o *swarmCm
 		return codeErr(exitUnreachable, err)
 	}
 	seed := uint64(defaultExternalSeed)
-	if cmd.Flags().Changed("seed") {
+	if set.seed {
 		seed = o.seed
 	}
-	agents := o.agents
 	readOnly := 0
 	for _, t := range tools {
 		if t.Annotations != nil && t.Annotations.ReadOnlyHint {
 			readOnly++
 		}
 	}
-	fmt.Fprintf(s.err, "herd: swarm %s: %s %s, %d tools (%d read-only), %d agents, seed %d\n",
-		st.spec.Raw, server.Name, server.Version, len(tools), readOnly, agents, seed)
-	prog := newProgress(s.err, o.progress, agents)
-	run, err := swarm.RunExternal(ctx, swarm.ExternalConfig{
+	rs := o.settings()
+	rs.agents = agents
+	cfg := swarm.ExternalConfig{
 		Target: ext, Server: server, Tools: tools, Seed: seed, Agents: agents,
-		AllowWrites: o.transport.allowWrites, Load: *load, Command: commandLine(o, seed),
-		Progress: prog.update, ProgressEvery: prog.every,
-	})
+		AllowWrites: o.transport.allowWrites, Load: *load, Command: commandLine(o, rs, seed),
+		Thresholds: o.thresholds,
+	}
+	if err := cfg.Check(); err != nil {
+		return flagErr(err)
+	}
+	fmt.Fprintf(s.err, "herd: swarm %s: %s %s, %d tools (%d read-only), %d agents, seed %d\n",
+		reached.Spec.Raw, server.Name, server.Version, len(tools), readOnly, agents, seed)
+	prog := newProgress(s.err, o.progress, agents)
+	cfg.Progress, cfg.ProgressEvery = prog.update, prog.every
+	run, err := swarm.RunExternal(ctx, cfg)
 	prog.finish()
 	if err != nil {
-		return usageErr(err)
+		return flagErr(err)
 	}
 	if len(run.Skipped) > 0 {
 		fmt.Fprintf(s.err, "herd: not called (they may write; --allow-writes calls them): %s\n", strings.Join(run.Skipped, ", "))
 	}
 	res := run.Results
 	lr := lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant})
-	res.Lint = lr.ToResults()
+	res.Lint = lintResults(lr)
 	printStats(s.err, run.Stats, res, load.Pacer != nil)
 	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 	if err != nil {
 		return err
 	}
 	if run.Unusable != "" {
-		return codeErr(exitUnreachable, fmt.Errorf("%s is unusable: %s", st.spec.Raw, run.Unusable))
+		return codeErr(exitUnreachable, fmt.Errorf("%s is unusable: %s", reached.Spec.Raw, run.Unusable))
 	}
 	return exitFor(code)
 }
@@ -101,7 +108,7 @@ func lintTools(tools []*mcp.Tool) []lint.Tool {
 				Destructive: a.DestructiveHint == nil || *a.DestructiveHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
 		}
 		if s, ok := t.InputSchema.(map[string]any); ok {
-			props, names, required := swarm.SchemaProperties(s)
+			props, names, required := personas.SchemaProperties(s)
 			for _, n := range names {
 				ps, _ := props[n].(map[string]any)
 				p := lint.Param{Name: n, Required: slices.Contains(required, n)}

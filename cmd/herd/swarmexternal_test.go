@@ -163,3 +163,19 @@ func TestExternalOverHTTP(t *testing.T) {
 		t.Errorf("a paced run should report its achieved start rate:\n%s", errOut)
 	}
 }
+
+// Against a server that is not a herd world, thresholds are checked
+// against the tools discovered before any agent runs: a latency threshold
+// on a tool the swarm will not call (it does not exist, or may write) is
+// refused with exit 2.
+func TestExternalThresholdOnUnknownToolFailsBeforeTheRun(t *testing.T) {
+	bin := testServer(t)
+	for _, tool := range []string{"nosuch", "create_note"} {
+		spec := tool + ":p99<50ms"
+		code, _, errOut := runHerd(t, "swarm", "mcp+stdio:"+bin, "--agents", "20", "--threshold", spec, "--progress", "never")
+		want := `--threshold: threshold "` + spec + `": no latency measured for tool "` + tool + `"`
+		if code != exitUsage || !strings.Contains(errOut, want) || strings.Contains(errOut, "herd: load:") {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q before any agent ran", spec, code, errOut, want)
+		}
+	}
+}

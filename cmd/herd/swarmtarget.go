@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"math"
-	"net/http"
 	"os"
 	"time"
 
@@ -12,7 +10,6 @@ import (
 
 	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/swarm/target"
-	"github.com/herd-sh/herd/worlds"
 )
 
 // transportOptions are herd swarm's flags for a target reached over a real
@@ -47,53 +44,50 @@ func (o *transportOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.allowWrites, "allow-writes", false, "external servers: also call tools that may write (never without this flag)")
 }
 
-// transportOnlyFlags are the flags only a target over MCP uses. Given to
-// an in-process run they would be ignored — and written into its
-// reproducing and replay commands, which herd replay would then refuse.
-var transportOnlyFlags = []string{"rate", "duration", "arrival", "max-in-flight", "call-timeout", "allow-host", "token"}
-
 // transportLoad checks the flags that depend on the kind of target, before
 // anything is contacted: it returns the Load of a run over a transport
-// (nil for an in-process run) and sets o.agents for a duration-bound one.
-func (o *swarmCmdOptions) transportLoad(cmd *cobra.Command, spec target.Spec) (*swarm.Load, error) {
-	if cmd.Flags().Changed("world") && (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) {
+// (nil for an in-process run) and sets rs.agents for a duration-bound one.
+func (o *swarmCmdOptions) transportLoad(spec target.Spec, rs *runSettings) (*swarm.Load, error) {
+	set := &o.set
+	if set.world && (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) {
 		return nil, usageErrf("--world: %s names its world already; --world says which world a running herd server (http://… or mcp+stdio:…) serves", spec.Raw)
 	}
 	if spec.Kind != target.KindInProcess {
-		load, agents, err := o.loadConfig(cmd)
-		if err != nil {
-			return nil, err
-		}
-		o.agents = agents
-		return load, nil
+		return o.loadConfig(rs)
 	}
-	for _, name := range transportOnlyFlags {
-		if cmd.Flags().Changed(name) {
-			return nil, usageErrf("--%s: flags for a target over MCP need a real transport, and %s runs in-process, on virtual time (try serve:%s)", name, spec.Raw, spec.Raw)
+	// The flags only a target over MCP uses. Given to an in-process run
+	// they would be ignored — and written into its reproducing and replay
+	// commands, which herd replay would then refuse.
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"rate", set.rate}, {"duration", set.duration}, {"arrival", set.arrival}, {"max-in-flight", set.maxInFlight},
+		{"call-timeout", set.callTimeout}, {"allow-host", set.allowHost}, {"token", set.token}} {
+		if f.set {
+			return nil, usageErrf("--%s: flags for a target over MCP need a real transport, and %s runs in-process, on virtual time (try serve:%s)", f.name, spec.Raw, spec.Raw)
 		}
 	}
 	return nil, nil
 }
 
-// loadConfig checks the load flags and returns the run's Load and the
-// number of agents it plans.
-func (o *swarmCmdOptions) loadConfig(cmd *cobra.Command) (*swarm.Load, int, error) {
+// loadConfig checks the load flags and returns the run's Load; rs.agents
+// becomes the number of agents it plans.
+func (o *swarmCmdOptions) loadConfig(rs *runSettings) (*swarm.Load, error) {
 	t := &o.transport
-	agents := o.agents
 	switch {
 	case t.rate < 0 || math.IsNaN(t.rate) || t.rate > swarm.MaxRate:
-		return nil, 0, usageErrf("--rate: must be between 0 and %d agents a second, got %g", swarm.MaxRate, t.rate)
+		return nil, usageErrf("--rate: must be between 0 and %d agents a second, got %g", swarm.MaxRate, t.rate)
 	case t.duration < 0 || t.duration > swarm.MaxDuration:
-		return nil, 0, usageErrf("--duration: must be between 0 and %s, got %s", swarm.MaxDuration, t.duration)
-	case cmd.Flags().Changed("max-in-flight") && (t.maxInFlight < 1 || t.maxInFlight > swarm.MaxInFlight):
-		return nil, 0, usageErrf("--max-in-flight: must be between 1 and %d, got %d", swarm.MaxInFlight, t.maxInFlight)
+		return nil, usageErrf("--duration: must be between 0 and %s, got %s", swarm.MaxDuration, t.duration)
+	case o.set.maxInFlight && (t.maxInFlight < 1 || t.maxInFlight > swarm.MaxInFlight):
+		return nil, usageErrf("--max-in-flight: must be between 1 and %d, got %d", swarm.MaxInFlight, t.maxInFlight)
 	case t.callTimeout <= 0 || t.callTimeout > time.Hour:
-		return nil, 0, usageErrf("--call-timeout: must be between 0 and 1h, got %s", t.callTimeout)
+		return nil, usageErrf("--call-timeout: must be between 0 and 1h, got %s", t.callTimeout)
 	}
 	l := &swarm.Load{Duration: t.duration, MaxInFlight: t.maxInFlight}
 	if l.MaxInFlight == 0 {
 		l.MaxInFlight = defaultInFlight
-		if cmd.Flags().Changed("workers") {
+		if o.set.workers {
 			l.MaxInFlight = o.workers
 		}
 	}
@@ -101,25 +95,24 @@ func (o *swarmCmdOptions) loadConfig(cmd *cobra.Command) (*swarm.Load, int, erro
 	if t.rate > 0 || t.arrival != "" {
 		p, err := swarm.ParseArrival(t.arrival, t.rate, t.duration)
 		if err != nil {
-			return nil, 0, usageErr(err)
+			return nil, flagErr(err)
 		}
 		if peak := peakRate(p, t.duration); peak > swarm.MaxRate {
-			return nil, 0, usageErrf("--arrival: peaks at %g agents a second, above the cap of %d", peak, swarm.MaxRate)
+			return nil, usageErrf("--arrival: peaks at %g agents a second, above the cap of %d", peak, swarm.MaxRate)
 		}
 		pacer, l.Pacer = p, p
 	}
-	if !cmd.Flags().Changed("agents") && t.duration > 0 {
+	if !o.set.agents && t.duration > 0 {
 		// A duration-bound run starts as many agents as fit in it.
+		agents := swarm.MaxLoadAgents
 		if pacer != nil {
 			agents = int(math.Ceil(pacer.Hits(t.duration) - 1e-9))
-		} else {
-			agents = swarm.MaxLoadAgents
 		}
 		// --max-agents caps these too: the user never typed an --agents
 		// it could be measured against.
-		agents = min(max(agents, 1), swarm.MaxLoadAgents, o.maxAgents)
+		rs.agents = min(max(agents, 1), swarm.MaxLoadAgents, o.maxAgents)
 	}
-	return l, agents, nil
+	return l, nil
 }
 
 // peakRate is the highest rate a profile reaches within d.
@@ -134,147 +127,14 @@ func peakRate(p swarm.Pacer, d time.Duration) float64 {
 	return peak
 }
 
-// servedTarget is a herd world reached over a transport, before the run's
-// configuration is known: what the server said about itself and how to
-// make the run's targets from it.
-type servedTarget struct {
-	spec  target.Spec
-	hc    *http.Client
-	info  *target.WorldInfo // HTTP and stdio: the served world
-	stdio *target.Stdio     // stdio: the first process
-}
-
-// close ends the first stdio process, unless a target took it over.
-func (st *servedTarget) close() {
-	if st.stdio != nil {
-		_ = st.stdio.Close()
-	}
-}
-
-// prepareTarget refuses hosts that are not allowed, and asks a running
-// server what it is. It sets o.world to the world reference the run's
-// configuration resolves. external is true for an MCP server that is not a
-// herd world (no control plane).
-func (o *swarmCmdOptions) prepareTarget(ctx context.Context, cmd *cobra.Command, spec target.Spec) (st *servedTarget, external bool, err error) {
-	st = &servedTarget{spec: spec}
-	if spec.Kind == target.KindInProcess {
-		o.world = spec.World
-		return st, false, nil
-	}
-	token := o.transport.token
-	if !cmd.Flags().Changed("token") {
+// targetOptions are how the run reaches a target over a transport. The
+// token comes from $HERD_TOKEN unless --token is given.
+func (o *swarmCmdOptions) targetOptions() target.Options {
+	t := &o.transport
+	token := t.token
+	if !o.set.token {
 		token = os.Getenv(tokenEnv)
 	}
-	st.hc = target.NewHTTPClient(target.Options{AllowHosts: o.transport.allowHosts, Token: token, MaxConns: max(o.transport.maxInFlight, o.workers, defaultInFlight)})
-	switch spec.Kind {
-	case target.KindServe:
-		o.world = spec.World
-		return st, false, nil
-	case target.KindHTTP:
-		if err := target.CheckHost(spec.URL, o.transport.allowHosts); err != nil {
-			return nil, false, usageErr(err)
-		}
-		info, err := target.ProbeHTTP(ctx, spec.URL, st.hc)
-		if err != nil {
-			return nil, false, codeErr(exitUnreachable, err)
-		}
-		if info == nil {
-			return st, true, nil
-		}
-		st.info = info
-	case target.KindStdio:
-		s, err := target.StartStdio(ctx, spec.Command, st.hc, o.targetOptions())
-		if err != nil {
-			return nil, false, codeErr(exitUnreachable, err)
-		}
-		st.stdio = s
-		if !s.IsHerd() {
-			return st, true, nil
-		}
-		if s.Control() == nil {
-			s.Close()
-			return nil, false, usageErrf("%s: herd serve over stdio needs its control plane to judge end states: add --control 127.0.0.1:0 to the command", spec.Raw)
-		}
-		info, err := s.Control().World(ctx)
-		if err != nil {
-			s.Close()
-			return nil, false, codeErr(exitUnreachable, err)
-		}
-		st.info = &info
-	}
-	// A served herd world: run the world it serves.
-	o.world = o.transport.worldFile
-	if o.world == "" {
-		o.world = worlds.Prefix + st.info.World
-	}
-	if !cmd.Flags().Changed("faults") {
-		o.faults = st.info.Faults
-	}
-	if len(o.variants) == 0 {
-		o.variants = []string{st.info.Variant}
-	}
-	return st, false, nil
-}
-
-func (o *swarmCmdOptions) targetOptions() target.Options {
-	return target.Options{AllowHosts: o.transport.allowHosts, CallTimeout: o.transport.callTimeout,
-		MaxConns: max(o.transport.maxInFlight, defaultInFlight)}
-}
-
-// targets makes the run's targets, one per variant, now that the world,
-// seed, variants and fault profile are known. close ends them all (the
-// first stdio process is st.close's).
-func (st *servedTarget) targets(ctx context.Context, o *swarmCmdOptions, cfg *swarm.Config) (close func(), err error) {
-	var made []*target.Served
-	close = func() {
-		for _, t := range made {
-			_ = t.Close()
-		}
-	}
-	defer func() {
-		if err != nil {
-			close()
-		}
-	}()
-	variants := cfg.Variants
-	opts := o.targetOptions()
-	opts.MaxConns = cfg.Load.MaxInFlight
-	switch st.spec.Kind {
-	case target.KindServe:
-		for _, v := range variants {
-			t, err := target.StartServe(cfg.World, target.ServeOptions{Seed: cfg.Seed, Variant: v, Faults: cfg.Profile.Name}, st.hc, opts)
-			if err != nil {
-				return close, usageErr(err)
-			}
-			made = append(made, t)
-		}
-	case target.KindHTTP, target.KindStdio:
-		if len(variants) > 1 {
-			return close, usageErrf("--variant: %s shows one variant (%s); use serve:%s to compare variants", st.spec.Raw, st.info.Variant, o.world)
-		}
-		if err := target.CheckWorld(st.spec.Raw, *st.info, cfg.World, variants[0]); err != nil {
-			return close, usageErr(err)
-		}
-		if cfg.Profile.Name != st.info.Faults {
-			if st.spec.Kind == target.KindStdio {
-				return close, usageErrf("--faults: the command serves faults %s; put --faults %s in the command instead", st.info.Faults, cfg.Profile.Name)
-			}
-			// Asked for explicitly: switch the server (every session on it).
-			if err := target.NewControl(target.ControlURL(st.spec.URL), st.hc).SetFaults(ctx, cfg.Profile.Name); err != nil {
-				return close, codeErr(exitUnreachable, err)
-			}
-		}
-		var t *target.Served
-		if st.spec.Kind == target.KindHTTP {
-			t = target.HerdHTTP(st.spec.URL, cfg.World, cfg.Profile.Name, st.hc, opts)
-		} else {
-			if t, err = st.stdio.Served(st.spec.Raw, cfg.World, cfg.Profile.Name); err != nil {
-				return close, usageErr(err)
-			}
-		}
-		made = append(made, t)
-	}
-	cfg.Targets = made
-	cfg.TargetName = st.spec.Raw
-	return close, nil
+	return target.Options{AllowHosts: t.allowHosts, Token: token, CallTimeout: t.callTimeout,
+		MaxConns: max(t.maxInFlight, o.workers, defaultInFlight)}
 }

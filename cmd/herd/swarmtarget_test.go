@@ -140,14 +140,14 @@ func TestSwarmGuardrails(t *testing.T) {
 		want string
 	}{
 		{[]string{"http://load.example.invalid/mcp"}, 2, `host "load.example.invalid" is not loopback`},
-		{[]string{"https://api.example.invalid:8443/mcp", "--allow-host", "other.invalid"}, 2, "--allow-host api.example.invalid"},
+		{[]string{"https://api.example.invalid:8443/mcp", "--allow-host", "other.invalid"}, 2, `--allow-host: target https://api.example.invalid:8443/mcp: host "api.example.invalid" is not loopback`},
 		{[]string{"mock:crm", "--rate", "10"}, 2, "need a real transport"},
 		{[]string{"mock:crm", "--duration", "5s"}, 2, "need a real transport"},
 		{[]string{"serve:mock:crm", "--rate", "200000"}, 2, "--rate: must be between 0 and 100000"},
 		{[]string{"serve:mock:crm", "--duration", "25h"}, 2, "--duration: must be between 0 and 24h0m0s"},
 		{[]string{"serve:mock:crm", "--max-in-flight", "0"}, 2, "--max-in-flight: must be between 1 and 10000"},
-		{[]string{"serve:mock:crm", "--arrival", "ramp:1-10"}, 2, "needs --duration"},
-		{[]string{"serve:mock:crm", "--arrival", "spike", "--duration", "1s"}, 2, "needs --rate"},
+		{[]string{"serve:mock:crm", "--arrival", "ramp:1-10"}, 2, "--duration: the ramp:1-10 arrival needs a duration"},
+		{[]string{"serve:mock:crm", "--arrival", "spike", "--duration", "1s"}, 2, "--rate: a spike arrival needs a rate above 0"},
 		{[]string{"serve:mock:crm", "--arrival", "ramp:1-900000", "--duration", "1s"}, 2, "above the cap of 100000"},
 		{[]string{"serve:mock:crm", "--agents", "20000000"}, 2, "--agents: must be between 1 and"},
 		{[]string{"ftp://127.0.0.1/x"}, 2, `unsupported scheme "ftp"`},

@@ -4,39 +4,59 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
+	"github.com/herd-sh/herd/swarm"
 )
 
-// aggregator tallies episodes the way the swarm's aggregator does: counts
-// only, plus bounded samples that keep the lowest agent indices (agents
-// arrive in ascending order, so "the first few seen" is "the lowest").
+// aggregator tallies episodes with the swarm's own aggregator
+// (swarm.Aggregator.Add): the simulated agents become the outcomes a run's
+// agents would have — class, faults met, invariants left violated, the
+// write tool called — so the counts, paired tables, samples and flips are
+// made exactly as a run makes them. Latency is simulated beside it.
 type aggregator struct {
-	w          *world
-	episodes   int
-	counts     map[[4]string]*report.Count
-	paired     map[[4]string]*report.Paired
-	invariants map[[2]string]int
-	faults     map[[3]string]*report.FaultTally
-	confusions map[[4]string]int
-	traces     []report.Trace
-	traceSeen  map[[3]string]int
-	flips      []report.Flip
-	flipSeen   map[[3]string]int
-	latency    map[string]map[int64]int64
+	w       *world
+	agg     *swarm.Aggregator
+	res     swarm.AgentResult
+	latency map[string]map[int64]int64
 }
 
 func newAggregator(w *world) *aggregator {
-	return &aggregator{
-		w:          w,
-		counts:     map[[4]string]*report.Count{},
-		paired:     map[[4]string]*report.Paired{},
-		invariants: map[[2]string]int{},
-		faults:     map[[3]string]*report.FaultTally{},
-		confusions: map[[4]string]int{},
-		traceSeen:  map[[3]string]int{},
-		flipSeen:   map[[3]string]int{},
-		latency:    map[string]map[int64]int64{},
+	l := swarm.Layout{Variants: w.variants, FaultKinds: nil}
+	for _, p := range w.personas {
+		l.Personas = append(l.Personas, p.name)
 	}
+	tools := map[string]bool{}
+	addTool := func(t string) {
+		if !tools[t] {
+			tools[t] = true
+			l.Tools = append(l.Tools, t)
+		}
+	}
+	for _, g := range w.goals {
+		gl := swarm.GoalLayout{Name: g.name, Meant: g.meant}
+		addTool(g.meant)
+		for _, c := range g.classes {
+			gl.Classes = append(gl.Classes, report.ClassInfo{Class: c.name, Severity: c.severity})
+			addTool(c.tool)
+		}
+		l.Goals = append(l.Goals, gl)
+	}
+	l.Invariants = []string{"email_unique", "archived_contacts_unlocked"}
+	for _, f := range faultKinds {
+		l.FaultKinds = append(l.FaultKinds, f.kind)
+	}
+	l.Trace = func(r *swarm.AgentResult, v int) (report.Trace, error) {
+		a := w.agent(r.Index)
+		variant := w.variants[v]
+		return w.trace(a, variant, w.outcome(a, variant)), nil
+	}
+	l.FlipReplay = func(agent int, va, vb string) string {
+		return fmt.Sprintf("herd replay mock:crm --seed %d --agent %d --variant %s,%s", w.cfg.Seed, agent, va, vb)
+	}
+	return &aggregator{w: w, agg: swarm.NewAggregator(l), res: swarm.AgentResult{Outcomes: make([]personas.Outcome, len(w.variants))},
+		latency: map[string]map[int64]int64{}}
 }
 
 var faultKinds = []struct {
@@ -48,51 +68,36 @@ func (g *aggregator) add(a agent) {
 	w := g.w
 	goal := w.goals[a.goal]
 	persona := w.personas[a.persona]
-	classOf := make([]int, len(w.variants))
+	r := &g.res
+	r.Index, r.Seed, r.Persona, r.Goal = a.index, a.seed, a.persona, a.goal
 	for vi, v := range w.variants {
-		ci := w.outcome(a, v)
-		classOf[vi] = ci
-		c := goal.classes[ci]
-		g.episodes++
-		key := [4]string{goal.name, persona.name, v, c.name}
-		if g.counts[key] == nil {
-			g.counts[key] = &report.Count{Goal: goal.name, Persona: persona.name, Variant: v, Class: c.name, Severity: c.severity}
-		}
-		g.counts[key].N++
-
+		c := goal.classes[w.outcome(a, v)]
+		o := personas.Outcome{Class: c.name, Severity: engine.Severity(c.severity), Called: c.tool}
 		// Faults: one episode in twelve meets a fault on its write tool.
 		fh := hash(a.seed, purposeFault, uint64(vi))
 		if unit(fh) < 1.0/12 {
 			kind := pickFault(unit(splitmix(fh)))
-			fk := [3]string{v, c.tool, kind}
-			if g.faults[fk] == nil {
-				g.faults[fk] = &report.FaultTally{Variant: v, Tool: c.tool, Kind: kind}
-			}
-			f := g.faults[fk]
-			f.Injected++
-			if c.severity == report.SeverityOK {
-				f.Recovered++
-			}
+			o.Faults = []personas.FaultEvent{{Tool: c.tool, Kind: kind}}
+			o.Recovered = c.severity == report.SeverityOK
 			if kind == "timeout_after_commit" && (persona.name == "retrier" || persona.name == "hasty") {
-				f.Duplicated++
+				o.Duplicated = 1
 			}
 		}
 		// Invariants: some overwrites leave two contacts with one email.
 		if c.name == "overwrote_newer" && unit(hash(a.seed, purposeInvariant, uint64(vi))) < 0.3 {
-			g.invariants[[2]string{"email_unique", v}]++
+			o.Violations = []engine.Violation{{Invariant: "email_unique"}}
 		}
 		if c.name == "wrong_record" && unit(hash(a.seed, purposeInvariant, uint64(vi))) < 0.1 {
-			g.invariants[[2]string{"archived_contacts_unlocked", v}]++
+			o.Violations = []engine.Violation{{Invariant: "archived_contacts_unlocked"}}
 		}
-		if c.tool != goal.meant {
-			g.confusions[[4]string{goal.name, v, goal.meant, c.tool}]++
-		}
-		g.sampleTrace(a, v, ci)
+		r.Outcomes[vi] = o
 		if w.cfg.Timing {
 			g.time(a, vi, c.tool)
 		}
 	}
-	g.pair(a, classOf)
+	if err := g.agg.Add(r); err != nil {
+		panic("reporttest: " + err.Error()) // the layout holds every class the world has
+	}
 }
 
 func pickFault(u float64) string {
@@ -104,68 +109,6 @@ func pickFault(u float64) string {
 		}
 	}
 	return faultKinds[len(faultKinds)-1].kind
-}
-
-// pair tallies the paired tables and flips for every variant pair.
-func (g *aggregator) pair(a agent, classOf []int) {
-	w := g.w
-	goal := w.goals[a.goal]
-	for i := range w.variants {
-		for j := i + 1; j < len(w.variants); j++ {
-			va, vb := w.variants[i], w.variants[j]
-			ca, cb := goal.classes[classOf[i]], goal.classes[classOf[j]]
-			rows := make([]string, 0, len(goal.classes)+3)
-			for _, c := range goal.classes {
-				rows = append(rows, c.name)
-			}
-			rows = append(rows, report.SeverityHarmful, report.SeverityFailed, report.SeverityOK)
-			for k, row := range rows {
-				var inA, inB bool
-				if k < len(goal.classes) {
-					inA, inB = ca.name == row, cb.name == row
-				} else {
-					inA, inB = ca.severity == row, cb.severity == row
-				}
-				key := [4]string{goal.name, row, va, vb}
-				p := g.paired[key]
-				if p == nil {
-					p = &report.Paired{Goal: goal.name, Class: row, A: va, B: vb}
-					g.paired[key] = p
-				}
-				switch {
-				case inA && inB:
-					p.Both++
-				case inA:
-					p.OnlyA++
-				case inB:
-					p.OnlyB++
-				default:
-					p.Neither++
-				}
-			}
-			if ca.name != cb.name {
-				fk := [3]string{goal.name, va, vb}
-				if g.flipSeen[fk] < report.FlipsPerPair {
-					g.flipSeen[fk]++
-					g.flips = append(g.flips, report.Flip{
-						Agent: a.index, Goal: goal.name, Persona: w.personas[a.persona].name,
-						From: map[string]string{va: ca.name}, To: map[string]string{vb: cb.name},
-						Replay: fmt.Sprintf("herd replay mock:crm --seed %d --agent %d --variant %s,%s", w.cfg.Seed, a.index, va, vb),
-					})
-				}
-			}
-		}
-	}
-}
-
-func (g *aggregator) sampleTrace(a agent, variant string, ci int) {
-	goal := g.w.goals[a.goal]
-	key := [3]string{goal.name, variant, goal.classes[ci].name}
-	if g.traceSeen[key] >= report.TracesPerClass {
-		return
-	}
-	g.traceSeen[key]++
-	g.traces = append(g.traces, g.w.trace(a, variant, ci))
 }
 
 // time records the latency of the episode's calls: a look, an act on the
@@ -205,35 +148,15 @@ func (g *aggregator) results(mix []int) *report.Results {
 			Shard:    cfg.Shard,
 			Command:  w.command(),
 		},
-		Partial:  cfg.Partial,
-		Episodes: g.episodes,
+		Partial: cfg.Partial,
 	}
 	for i, p := range w.personas {
 		res.Run.Mix = append(res.Run.Mix, report.MixEntry{Persona: p.name, Weight: p.weight, Agents: mix[i]})
 	}
 	for _, goal := range w.goals {
 		res.Run.Goals = append(res.Run.Goals, goal.name)
-		for _, c := range goal.classes {
-			res.Classes = append(res.Classes, report.ClassInfo{Goal: goal.name, Class: c.name, Severity: c.severity})
-		}
 	}
-	for _, c := range g.counts {
-		res.Counts = append(res.Counts, *c)
-	}
-	for _, p := range g.paired {
-		res.Paired = append(res.Paired, *p)
-	}
-	for k, n := range g.invariants {
-		res.Invariants = append(res.Invariants, report.InvariantCount{Name: k[0], Variant: k[1], N: n})
-	}
-	for _, f := range g.faults {
-		res.Faults = append(res.Faults, *f)
-	}
-	for k, n := range g.confusions {
-		res.Confusions = append(res.Confusions, report.Confusion{Goal: k[0], Variant: k[1], Meant: k[2], Called: k[3], N: n})
-	}
-	res.Traces = g.traces
-	res.Flipped = g.flips
+	g.agg.Fill(res)
 	res.Lint = crmLint(w.variants)
 	if cfg.Timing {
 		res.Timing = g.timing()
@@ -249,7 +172,8 @@ func (g *aggregator) timing() *report.Timing {
 	if cfg.Shard != nil {
 		host, shardIndex = fmt.Sprintf("runner-%d", cfg.Shard.Index), cfg.Shard.Index
 	}
-	seconds := math.Round(float64(g.episodes)/4000*1000+float64(shardIndex)*10) / 1000
+	episodes := g.agg.Episodes()
+	seconds := math.Round(float64(episodes)/4000*1000+float64(shardIndex)*10) / 1000
 	t := &report.Timing{
 		Started:    fmt.Sprintf("2026-03-01T12:00:%02dZ", shardIndex),
 		Seconds:    seconds,
@@ -258,7 +182,7 @@ func (g *aggregator) timing() *report.Timing {
 		Host:       host,
 	}
 	if seconds > 0 {
-		t.EpisodesPerSec = float64(g.episodes) / seconds
+		t.EpisodesPerSec = float64(episodes) / seconds
 	}
 	for tool, bars := range g.latency {
 		h := report.LatencyHistogram{Tool: tool}

@@ -237,14 +237,11 @@ func CRM(cfg Config) *report.Results {
 	return res
 }
 
-// command is the reproducing command line of the run.
+// command is the reproducing command line of the run: the whole run's,
+// shard or not, as herd swarm records it.
 func (w *world) command() string {
-	c := fmt.Sprintf("herd swarm mock:crm --agents %d --seed %d --variant %s --faults realistic",
+	return fmt.Sprintf("herd swarm mock:crm --agents %d --seed %d --variant %s --faults realistic",
 		w.cfg.Agents, w.cfg.Seed, strings.Join(w.variants, ","))
-	if s := w.cfg.Shard; s != nil {
-		c += fmt.Sprintf(" --shard %d/%d", s.Index, s.Count)
-	}
-	return c
 }
 
 // lognormal draws a latency in microseconds, rounded as an HDR histogram

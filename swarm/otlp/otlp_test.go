@@ -38,7 +38,7 @@ func run(t *testing.T, cfg swarm.Config) (*swarm.Plan, *report.Results) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Run(context.Background())
+	res, err := p.Run(context.Background(), swarm.InProcess{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/herd-sh/herd/serve"
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -42,7 +42,7 @@ func TestMetaResetAnswerReplays(t *testing.T) {
 		call("archive_contact", id)
 	}
 	call("get_contact", "c_9999")
-	ans, err := json.Marshal(mcp.Meta{serve.ResetMeta: serve.MetaResetAnswer{
+	ans, err := json.Marshal(mcp.Meta{control.ResetMeta: control.MetaResetAnswer{
 		Session: "s1", Seed: "42", Key: strconv.FormatUint(key, 10), Goal: "hide_contact", Target: "c_0003",
 		Journal: served.JournalCalls(),
 	}})
@@ -53,7 +53,7 @@ func TestMetaResetAnswerReplays(t *testing.T) {
 	if err := json.Unmarshal(ans, &meta); err != nil {
 		t.Fatal(err)
 	}
-	got, err := readMetaReset(meta, &Reset{Seed: 42, Key: key, Goal: "hide_contact", ReturnJournal: true})
+	got, err := readMetaReset(meta, &control.Reset{Seed: 42, Key: key, Goal: "hide_contact", ReturnJournal: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,10 +83,10 @@ func TestMetaResetAnswerReplays(t *testing.T) {
 
 // An answer that is not the one to the reset asked is refused, saying why.
 func TestReadMetaResetRefusesOtherAnswers(t *testing.T) {
-	asked := &Reset{Seed: 42, Key: 7, Goal: "hide_contact", ReturnJournal: true}
+	asked := &control.Reset{Seed: 42, Key: 7, Goal: "hide_contact", ReturnJournal: true}
 	good := map[string]any{"session": "s1", "seed": "42", "key": "7", "goal": "hide_contact", "target": "c_0003",
 		"journal": []any{map[string]any{"tool": "get_contact", "args": map[string]any{"id": "c_0003"}, "at_ms": 0.0, "ok": true}}}
-	if _, err := readMetaReset(mcp.Meta{serve.ResetMeta: good}, asked); err != nil {
+	if _, err := readMetaReset(mcp.Meta{control.ResetMeta: good}, asked); err != nil {
 		t.Fatalf("the good answer: %v", err)
 	}
 	with := func(field string, v any) mcp.Meta {
@@ -96,7 +96,7 @@ func TestReadMetaResetRefusesOtherAnswers(t *testing.T) {
 		} else {
 			m[field] = v
 		}
-		return mcp.Meta{serve.ResetMeta: m}
+		return mcp.Meta{control.ResetMeta: m}
 	}
 	for _, c := range []struct {
 		name string
@@ -104,7 +104,7 @@ func TestReadMetaResetRefusesOtherAnswers(t *testing.T) {
 		want string
 	}{
 		{"no answer", mcp.Meta{}, "has no _meta"},
-		{"not an object", mcp.Meta{serve.ResetMeta: "42"}, "want an object, got string"},
+		{"not an object", mcp.Meta{control.ResetMeta: "42"}, "want an object, got string"},
 		{"another key", with("key", "8"), `asked for seed 42 key 7, got seed "42" key "8"`},
 		{"another seed", with("seed", "41"), `got seed "41" key "7"`},
 		{"a number for a key", with("key", 7.0), `key ""`},

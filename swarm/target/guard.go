@@ -1,10 +1,11 @@
 package target
 
 import (
-	"fmt"
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/herd-sh/herd/internal/field"
 )
 
 // CheckHost refuses a URL whose host is not loopback, unless allow names
@@ -21,7 +22,7 @@ func CheckHost(u *url.URL, allow []string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("target %s: host %q is not loopback; herd only load-tests this machine unless you name the host with --allow-host %s (and have the right to load it)", u.Redacted(), host, host)
+	return field.Errorf("AllowHosts", "target %s: host %q is not loopback; herd only load-tests this machine unless the host is allowed by name (and you have the right to load it)", u.Redacted(), host)
 }
 
 // IsLoopback reports whether host (a name or an IP literal, without port)

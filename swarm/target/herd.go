@@ -4,26 +4,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
-	"strings"
-	"time"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
-	"github.com/herd-sh/herd/serve"
+	"github.com/herd-sh/herd/internal/field"
 )
 
 // ProbeHTTP asks the server behind an MCP URL whether it is a herd world:
 // GET /control/world on the same host. It returns nil and no error when the
 // server answered but has no herd control plane (any other MCP server), and
 // an error when it could not be reached at all.
-func ProbeHTTP(ctx context.Context, u *url.URL, hc *http.Client) (*WorldInfo, error) {
+func ProbeHTTP(ctx context.Context, u *url.URL, hc *http.Client) (*control.WorldDoc, error) {
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	ctl := NewControl(ControlURL(u), hc)
+	ctl := control.NewClient(control.URL(u), hc)
 	info, err := ctl.World(ctx)
 	if err == nil {
 		return &info, nil
@@ -38,12 +35,12 @@ func ProbeHTTP(ctx context.Context, u *url.URL, hc *http.Client) (*WorldInfo, er
 
 // CheckWorld checks that the world a herd server serves is w, in the
 // variant the run reads.
-func CheckWorld(target string, info WorldInfo, w *engine.World, variant string) error {
+func CheckWorld(target string, info control.WorldDoc, w *engine.World, variant string) error {
 	if info.World != w.Name || info.Hash != w.Hash {
-		return fmt.Errorf("%s serves world %s (hash %.12s), not %s (hash %.12s): pass the same world file with --world", target, info.World, info.Hash, w.Name, w.Hash)
+		return field.Errorf("WorldFile", "%s serves world %s (hash %.12s), not %s (hash %.12s): give the run the same world file", target, info.World, info.Hash, w.Name, w.Hash)
 	}
 	if variant != "" && info.Variant != variant {
-		return fmt.Errorf("%s shows the %s descriptions, not %s: a served world has one variant; serve one per variant, or use serve:WORLD to let the swarm start them", target, info.Variant, variant)
+		return field.Errorf("Variants", "%s shows the %s descriptions, not %s: a served world has one variant; serve one per variant, or use serve:WORLD to let the swarm start them", target, info.Variant, variant)
 	}
 	return nil
 }
@@ -53,7 +50,7 @@ func CheckWorld(target string, info WorldInfo, w *engine.World, variant string) 
 // serves (see Control.SetFaults).
 func HerdHTTP(u *url.URL, w *engine.World, profile string, hc *http.Client, opts Options) *Served {
 	endpoint := u.String()
-	ctl := NewControl(ControlURL(u), hc)
+	ctl := control.NewClient(control.URL(u), hc)
 	dial := func(ctx context.Context) (*conn, error) {
 		cs, err := connectHTTP(ctx, endpoint, hc)
 		if err != nil {
@@ -68,48 +65,6 @@ func HerdHTTP(u *url.URL, w *engine.World, profile string, hc *http.Client, opts
 	return newServed(endpoint, w, profile, dial, opts.CallTimeout)
 }
 
-// ServeOptions are the in-process server's settings for a serve: target.
-type ServeOptions struct {
-	Seed    uint64
-	Variant string
-	Faults  string
-	// MaxFaultWait caps one call's real wait (0: serve's default, 5s).
-	MaxFaultWait time.Duration
-}
-
-// StartServe starts herd serve in this process on 127.0.0.1 (a free port)
-// and returns it as a target driven over Streamable HTTP, exactly as an
-// outside client would drive it. Close stops the server.
-func StartServe(w *engine.World, so ServeOptions, hc *http.Client, opts Options) (*Served, error) {
-	srv, err := serve.New(serve.Options{
-		World: w, Seed: so.Seed, Variant: so.Variant, Faults: so.Faults,
-		MaxFaultWait: so.MaxFaultWait,
-		MaxSessions:  max(opts.MaxConns+16, serve.DefaultMaxSessions),
-		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
-	if err != nil {
-		return nil, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		srv.Close()
-		return nil, fmt.Errorf("serve: %w", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.ServeListener(ctx, ln, srv.Handler()) }()
-	u := &url.URL{Scheme: "http", Host: ln.Addr().String(), Path: serve.MCPPath}
-	t := HerdHTTP(u, w, profileOr(so.Faults), hc, opts)
-	t.after = func() error {
-		cancel()
-		return <-done
-	}
-	return t, nil
-}
-
-func profileOr(p string) string {
-	if strings.TrimSpace(p) == "" {
-		return "none"
-	}
-	return p
-}
+// OnClose has Close run stop after the connections end: for a server the
+// caller started for this target (serve:WORLD), which outlives no run.
+func (s *Served) OnClose(stop func() error) { s.after = stop }

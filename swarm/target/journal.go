@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 )
 
@@ -33,7 +34,7 @@ type servedError struct {
 func parseNDJSON(journal []byte) ([]servedCall, error) {
 	var calls []servedCall
 	sc := bufio.NewScanner(bytes.NewReader(journal))
-	sc.Buffer(make([]byte, 0, 64<<10), maxControlAnswer)
+	sc.Buffer(make([]byte, 0, 64<<10), control.MaxAnswer)
 	for sc.Scan() {
 		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 {
 			var c servedCall
@@ -59,7 +60,7 @@ func decodeLines(lines []json.RawMessage) ([]servedCall, error) {
 }
 
 // callsFromMeta reads the journal of a reset answered in a result's _meta
-// (serve.MetaResetAnswer), as the SDK decoded it: already parsed, so it is
+// (control.MetaResetAnswer), as the SDK decoded it: already parsed, so it is
 // read field by field instead of parsed again.
 func callsFromMeta(v any) ([]servedCall, error) {
 	list, ok := v.([]any)

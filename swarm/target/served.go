@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/personas"
 )
@@ -21,7 +22,7 @@ const DefaultCallTimeout = 30 * time.Second
 type conn struct {
 	cs    *mcp.ClientSession
 	id    string // the session's id on the control plane
-	ctl   *Control
+	ctl   *control.Client
 	close func() error // ends the session (and its process, over stdio)
 	// stderr is a subprocess's stderr, for messages (nil over HTTP).
 	stderr *stderrWatch
@@ -71,7 +72,7 @@ func (s *Served) Remote(ctx context.Context, m Meter) personas.Remote {
 // Settle hands the connection back at once and calls idle (the agent makes
 // no more calls, so its in-flight slot can start the next agent), then
 // waits for its journal, which the next reset of that connection returns
-// (the next episode's first call, _meta serve.ResetMeta with
+// (the next episode's first call, _meta control.ResetMeta with
 // return_journal) — no control plane request of its own. Drain reads the
 // journals no reset will. A nil idle is Remote.
 func (s *Served) RemoteDeferred(ctx context.Context, m Meter, idle func()) personas.Remote {
@@ -114,7 +115,7 @@ func (r remote) Open(ep personas.Episode, attempt *engine.Attempt, rnd uint64) (
 
 // open takes a connection for the episode. The reset that starts the
 // episode on it rides on the first call (Session.Call, _meta
-// serve.ResetMeta), not on a request of its own: an episode of a few calls
+// control.ResetMeta), not on a request of its own: an episode of a few calls
 // would otherwise spend a round trip in four on the control plane.
 func (s *Served) open(ctx context.Context, ep personas.Episode, attempt *engine.Attempt, rnd uint64, m Meter) (*Session, error) {
 	if ep.Base.World() != s.world {
@@ -128,7 +129,7 @@ func (s *Served) open(ctx context.Context, ep personas.Episode, attempt *engine.
 		return nil, err
 	}
 	sess := &Session{w: s, c: c, ctx: ctx, m: m, start: time.Now(), target: attempt.Target.ID(),
-		reset: &Reset{Seed: ep.Base.Seed(), Key: ep.Seed, Goal: ep.Goal.Name, Rnd: rnd}}
+		reset: &control.Reset{Seed: ep.Base.Seed(), Key: ep.Seed, Goal: ep.Goal.Name, Rnd: rnd}}
 	// The previous episode on this connection awaits its journal: the reset
 	// returns it.
 	sess.parked, c.pending = c.pending, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/serve"
@@ -61,10 +62,12 @@ func TestEpisodesWithoutCallsStillReset(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := Options{MaxConns: 1}
-	srv, err := StartServe(w, ServeOptions{Seed: 42, Faults: "none"}, NewHTTPClient(opts), opts)
+	local, err := serve.StartLocal(serve.Options{World: w, Seed: 42})
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv := HerdHTTP(local.URL, w, engine.NoFaults, NewHTTPClient(opts), opts)
+	srv.OnClose(local.Close)
 	defer srv.Close()
 	ctx := context.Background()
 	parked := make(chan struct{}, 1)
@@ -146,8 +149,8 @@ func within[T any](t *testing.T, ch <-chan T) T {
 func TestBadFirstResultStillHandsTheJournalOn(t *testing.T) {
 	parked := make(chan journalResult, 1)
 	s := &Session{w: &Served{name: "test"}, target: "c_0001", parked: parked,
-		reset: &Reset{Seed: 42, Key: 7, Goal: "hide_contact", ReturnJournal: true}}
-	rmeta := mcp.Meta{serve.ResetMeta: map[string]any{
+		reset: &control.Reset{Seed: 42, Key: 7, Goal: "hide_contact", ReturnJournal: true}}
+	rmeta := mcp.Meta{control.ResetMeta: map[string]any{
 		"seed": "42", "key": "7", "goal": "hide_contact", "target": "c_0001",
 		"journal": []any{map[string]any{"tool": "get_contact", "args": map[string]any{"id": "c_0001"}, "at_ms": 0.0, "ok": true}},
 	}}

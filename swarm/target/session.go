@@ -12,9 +12,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/personas"
-	"github.com/herd-sh/herd/serve"
 )
 
 // Session is one episode's session of a served herd world: the agent's
@@ -35,7 +35,7 @@ type Session struct {
 	// reset, until the first call carries it, is the reset that starts the
 	// episode on the served session; target is the id of the goal's target
 	// record it must answer (the local attempt's).
-	reset  *Reset
+	reset  *control.Reset
 	target string
 	// parked, until the reset answers, is where the previous episode on
 	// this connection awaits its journal.
@@ -59,7 +59,7 @@ func (s *Session) Call(tool string, args map[string]any) engine.Result {
 	}
 	var meta mcp.Meta
 	if s.reset != nil {
-		meta = mcp.Meta{serve.ResetMeta: s.reset.meta()}
+		meta = mcp.Meta{control.ResetMeta: s.reset.Meta()}
 	}
 	res, rmeta, class, err := s.w.call(s.ctx, s.c, s.m, t, args, meta)
 	if meta != nil {

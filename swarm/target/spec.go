@@ -13,6 +13,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode"
+
+	"github.com/herd-sh/herd/internal/field"
 )
 
 // Kind is how a target is reached.
@@ -78,7 +80,7 @@ func Parse(s string) (Spec, error) {
 			return Spec{}, fmt.Errorf("target %q: no host in the URL", raw)
 		}
 		if u.User != nil {
-			return Spec{}, fmt.Errorf("target %q: credentials in the URL are not supported; pass a bearer token with --token or $HERD_TOKEN", raw)
+			return Spec{}, field.Errorf("Token", "target %q: credentials in the URL are not supported; give a bearer token instead", raw)
 		}
 		if u.Path == "" {
 			u.Path = "/"

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 )
 
@@ -145,7 +146,7 @@ func (w *stderrWatch) tailNote() string {
 type Stdio struct {
 	command []string
 	first   *process
-	control *Control // nil: not a herd world, or no control plane
+	control *control.Client // nil: not a herd world, or no control plane
 	hc      *http.Client
 	opts    Options
 }
@@ -170,7 +171,7 @@ func StartStdio(ctx context.Context, command []string, hc *http.Client, opts Opt
 
 // control is the control plane the process announced on stderr (nil when
 // it announced none within controlWait); its host must pass CheckHost.
-func (p *process) control(hc *http.Client, allow []string) (*Control, error) {
+func (p *process) control(hc *http.Client, allow []string) (*control.Client, error) {
 	u := p.stderr.waitControl(controlWait)
 	if u == "" {
 		return nil, nil
@@ -182,14 +183,19 @@ func (p *process) control(hc *http.Client, allow []string) (*Control, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewControl(u, hc), nil
+	return control.NewClient(u, hc), nil
 }
+
+// ErrNoControlPlane is a herd server over stdio started without its
+// control plane, which the swarm needs to judge end states: a command
+// tells the user how to start it with one.
+var ErrNoControlPlane = errors.New("herd serve over stdio needs its control plane to judge end states")
 
 // IsHerd reports whether the server is herd serve.
 func (s *Stdio) IsHerd() bool { return s.first.isHerd() }
 
 // Control is the herd server's control plane (nil when it has none).
-func (s *Stdio) Control() *Control { return s.control }
+func (s *Stdio) Control() *control.Client { return s.control }
 
 // Close ends the first process (when no target took it over).
 func (s *Stdio) Close() error {
@@ -207,7 +213,7 @@ func (s *Stdio) Close() error {
 // connection. name is what the results call the target.
 func (s *Stdio) Served(name string, w *engine.World, profile string) (*Served, error) {
 	if s.control == nil {
-		return nil, fmt.Errorf("%s: herd serve over stdio needs its control plane to judge end states: add --control 127.0.0.1:0 to the command", name)
+		return nil, fmt.Errorf("%s: %w", name, ErrNoControlPlane)
 	}
 	first := &conn{cs: s.first.cs, id: "stdio", ctl: s.control, close: s.first.close}
 	s.first = nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/internal/field"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -60,8 +61,9 @@ func TestCheckHost(t *testing.T) {
 	if err := CheckHost(u, []string{"LOAD.example.invalid"}); err != nil {
 		t.Errorf("an allowed host was refused: %v", err)
 	}
-	if err := CheckHost(u, nil); err == nil || !strings.Contains(err.Error(), "--allow-host load.example.invalid") {
-		t.Errorf("the refusal should say how to allow it: %v", err)
+	err := CheckHost(u, nil)
+	if fe, ok := field.As(err); !ok || fe.Field != "AllowHosts" || !strings.Contains(err.Error(), `host "load.example.invalid"`) {
+		t.Errorf("the refusal should name the host and the field that allows it: %v", err)
 	}
 }
 

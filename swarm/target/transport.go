@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -100,11 +99,4 @@ func connectHTTP(ctx context.Context, endpoint string, hc *http.Client) (*mcp.Cl
 		return nil, fmt.Errorf("connecting to %s: %w", endpoint, err)
 	}
 	return cs, nil
-}
-
-// ControlURL is the control plane next to an MCP endpoint: /control on the
-// same scheme and host.
-func ControlURL(mcpURL *url.URL) string {
-	u := url.URL{Scheme: mcpURL.Scheme, Host: mcpURL.Host, Path: "/control"}
-	return u.String()
 }

@@ -1,4 +1,4 @@
-package swarm
+package personas
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package swarm
+package personas
 
 import (
 	"fmt"
