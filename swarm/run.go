@@ -636,6 +636,22 @@ func (p *Plan) Replay(i int) ([]personas.Outcome, error) {
 	return out, nil
 }
 
+// Explain is the reader model's explanation of agent i's first choice
+// under every variant of the plan: its persona reading its goal's tools.
+// The first choice depends only on persona, goal and variant, so it is
+// the same explanation the agent's trace scores come from.
+func (p *Plan) Explain(i int) ([]personas.Explanation, error) {
+	if i < 0 || i >= p.cfg.Agents {
+		return nil, fieldErr("Agent", "%d is not an agent of this run (0 to %d)", i, p.cfg.Agents-1)
+	}
+	ep, _, _ := p.episode(i)
+	out := make([]personas.Explanation, len(p.models))
+	for v, m := range p.models {
+		out[v] = m.ExplainChoice(ep.Persona, ep.Goal)
+	}
+	return out, nil
+}
+
 // ToReportTrace converts a persona trace into the results document's form.
 func ToReportTrace(agent int, seed uint64, variant string, o personas.Outcome, replay string) report.Trace {
 	t := report.Trace{Agent: agent, Seed: seed, Variant: variant, Class: o.Class, Severity: string(o.Severity), Replay: replay}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/herd-sh/herd/personas"
+	"github.com/herd-sh/herd/report"
 )
 
 var updateExplain = flag.Bool("update-explain", false, "rewrite the golden files in testdata/explain/")
@@ -91,5 +92,44 @@ func TestExplainBadInput(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("herd %s: exit %d, %q; want exit 2 and %q", strings.Join(c.args, " "), code, errOut, c.want)
 		}
+	}
+}
+
+// herd replay --explain shows, after the trace, the explanation of the
+// agent's first choice, and its probabilities are the ones the trace's
+// first act step was sampled from.
+func TestReplayExplainsTheFirstChoice(t *testing.T) {
+	code, out, errOut := runHerd(t, "replay", "mock:crm", "--seed", "42", "--agents", "200", "--agent", "3", "--variant", "ambiguous", "--explain", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var got []struct {
+		Trace       report.Trace         `json:"trace"`
+		Explanation personas.Explanation `json:"explanation"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Explanation.Persona != got[0].Trace.Persona || got[0].Explanation.Goal != got[0].Trace.Goal {
+		t.Fatalf("the explanation is not of the replayed agent: %+v", got)
+	}
+	p := map[string]float64{}
+	for _, tool := range got[0].Explanation.Actions[0].Tools {
+		p[tool.Tool] = tool.Parts.P
+	}
+	for _, st := range got[0].Trace.Steps {
+		if st.Kind != "act" || len(st.Scores) == 0 {
+			continue
+		}
+		for _, sc := range st.Scores {
+			if d := sc.P - p[sc.Tool]; d > 1e-3 || d < -1e-3 {
+				t.Fatalf("trace scores %s at p=%v, the explanation at %v", sc.Tool, sc.P, p[sc.Tool])
+			}
+		}
+		break
+	}
+	code, text, _ := runHerd(t, "replay", "mock:crm", "--seed", "42", "--agents", "200", "--agent", "3", "--explain")
+	if code != 0 || !strings.Contains(text, "persona "+got[0].Trace.Persona+" reads:") || !strings.Contains(text, "verb:") {
+		t.Fatalf("replay --explain printed no explanation:\n%s", text)
 	}
 }

@@ -9,14 +9,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
 	"github.com/herd-sh/herd/swarm"
 )
 
 type replayOptions struct {
 	swarmOptions
-	agent  int
-	asJSON bool
+	agent   int
+	asJSON  bool
+	explain bool
 }
 
 func newReplayCmd(s *streams) *cobra.Command {
@@ -39,6 +41,7 @@ Give the same world, seed, --agents, --mix, --goal and --faults as the run
 	o.addFlags(cmd)
 	cmd.Flags().IntVar(&o.agent, "agent", -1, "the agent's index in the run (0-based)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the traces as JSON")
+	cmd.Flags().BoolVar(&o.explain, "explain", false, "after each trace, explain the agent's first choice as herd explain does")
 	return cmd
 }
 
@@ -68,13 +71,34 @@ func runReplay(s *streams, o *replayOptions) error {
 		variant := cfg.Variants[v]
 		traces[v] = swarm.ToReportTrace(o.agent, swarm.AgentSeed(cfg.Seed, o.agent), variant, out, plan.ReplayCommand(o.agent, variant))
 	}
+	var exps []personas.Explanation
+	if o.explain {
+		if exps, err = plan.Explain(o.agent); err != nil {
+			return flagErr(err)
+		}
+	}
 	if o.asJSON {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(traces)
+		if !o.explain {
+			return enc.Encode(traces)
+		}
+		type explained struct {
+			Trace       report.Trace         `json:"trace"`
+			Explanation personas.Explanation `json:"explanation"`
+		}
+		out := make([]explained, len(traces))
+		for v := range traces {
+			out[v] = explained{traces[v], exps[v]}
+		}
+		return enc.Encode(out)
 	}
-	for _, t := range traces {
+	for v, t := range traces {
 		writeTrace(s.out, t)
+		if o.explain {
+			writeExplanation(s.out, exps[v])
+			fmt.Fprintln(s.out)
+		}
 	}
 	return nil
 }
