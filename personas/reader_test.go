@@ -399,3 +399,20 @@ func TestReaderPoliteAndPassiveGoals(t *testing.T) {
 		}
 	}
 }
+
+func TestReaderNounFirstNames(t *testing.T) {
+	tools := []rtool{
+		{name: "order_update", kind: "custom", text: "Change an order's address."},
+		{name: "order_cancel", kind: "custom", text: "Stop an order before it ships."},
+	}
+	prefers(t, "noun_verb names", "Cancel the order {{target.name}}", tools, "", "hasty", "order_cancel", "order_update")
+	tools = []rtool{
+		{name: "capture_charge", kind: "custom", text: "Capture a held charge."},
+		{name: "create_charge", kind: "custom", text: "Charge a card."},
+	}
+	w, _ := readerWorld(t, "Charge the card {{target.name}}", tools, "")
+	m, _ := NewModel(w, "v")
+	if v := m.views[0][seeName].verb; v != stem("capture") {
+		t.Errorf("capture_charge captures: name verb %q", v)
+	}
+}

@@ -193,8 +193,13 @@ func (s *segment) salient() bool {
 
 // buildViews computes a tool's three views from its text.
 func buildViews(t *engine.Tool, self int, tt *toolText, toolIndex map[string]int, r *relater) [3]view {
-	name, _ := r.augment(stems(nameWords(t.Name)))
-	verb := nameVerb(name, r)
+	raw := strings.Fields(nameWords(t.Name))
+	name, _ := r.augment(stems(strings.Join(raw, " ")))
+	firstRaw := ""
+	if len(raw) > 0 {
+		firstRaw = raw[0]
+	}
+	verb := nameVerb(name, firstRaw, r)
 	var out [3]view
 	skim := tt.skimmed()
 	for lv := seeName; lv <= seeEverything; lv++ {
@@ -245,27 +250,41 @@ func buildViews(t *engine.Tool, self int, tt *toolText, toolIndex map[string]int
 	return out
 }
 
-// nameVerb is the word of a tool's name that says what it does: the first,
-// unless general English knows the first as no verb and a later word as
-// one (contact_delete, contactsArchive).
-func nameVerb(name []string, r *relater) string {
+// nameVerb is the word of a tool's name that says what it does: the
+// first, unless the first is no action word the lexicons know and general
+// English uses it mostly otherwise (a record: order, ticket, meeting) —
+// then the last, when that is an action (order_cancel, dns_record_update,
+// contactsArchive), or else the first later word a lexicon knows as one.
+func nameVerb(name []string, firstRaw string, r *relater) string {
 	if len(name) == 0 {
 		return ""
 	}
-	if share := r.general.verbShare(name[0]); !(share < nounNameShare) || r.isActionWord(name[0]) {
-		return name[0]
+	first := name[0]
+	if r.isActionWord(first) {
+		return first
 	}
-	for _, w := range name[1:] {
-		if !strings.Contains(w, " ") && r.isAction(w) {
+	share := r.general.verbShare(first)
+	if share > nounNameShare && !strings.HasSuffix(firstRaw, "ing") {
+		return first // capture_charge, issue_store_credit
+	}
+	words := name
+	for len(words) > 0 && strings.Contains(words[len(words)-1], " ") {
+		words = words[:len(words)-1] // phrase keys augment appended
+	}
+	if last := words[len(words)-1]; len(words) > 1 && r.isAction(last) {
+		return last
+	}
+	for _, w := range words[1:] {
+		if r.isActionWord(w) {
 			return w
 		}
 	}
-	return name[0]
+	return first
 }
 
-// nounNameShare: a first name word general English uses as a verb less
-// often than this is taken for the record, not the action.
-const nounNameShare = 0.2
+// nounNameShare: a first name word general English uses as a verb at most
+// this often (or not at all) is taken for the record, not the action.
+const nounNameShare = 0.5
 
 // noticeCues adds a salient segment's cues, not its words.
 func (v *view) noticeCues(s *segment) {
