@@ -55,6 +55,14 @@ func TestTableDecodesAndIsSorted(t *testing.T) {
 	if Relations("no-such-stem") != nil {
 		t.Error("Relations of an unknown key is not nil")
 	}
+	// Decode checks every record, which the lazy default table does not.
+	full, err := Decode([]byte(embedded))
+	if err != nil {
+		t.Fatalf("embedded table: %v", err)
+	}
+	if full.Len() != tb.Len() {
+		t.Errorf("Decode has %d keys, the default table %d", full.Len(), tb.Len())
+	}
 	if _, err := Decode([]byte("not a table")); err == nil {
 		t.Error("Decode accepted garbage")
 	}
@@ -76,6 +84,23 @@ func related(t *testing.T, a, b string, kind Kind) float64 {
 		t.Errorf("no %s relation %q → %q", kind, a, b)
 	}
 	return best
+}
+
+func TestConcurrentFirstLookupsAgree(t *testing.T) {
+	tb, err := decode(embedded) // fresh, so that the look-ups race to decode
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []Relation)
+	for range 8 {
+		go func() { done <- tb.Relations("remov") }()
+	}
+	first := <-done
+	for range 7 {
+		if rs := <-done; &rs[0] != &first[0] {
+			t.Error("concurrent first look-ups returned different slices")
+		}
+	}
 }
 
 func TestSenseFrequencyWeighting(t *testing.T) {

@@ -424,26 +424,18 @@ func (b *builder) encode(opt Options) ([]byte, Stats, error) {
 		perKey[rk.from] = append(perKey[rk.from], encRel{rk.to, rk.kind, rk.file, uint8(q)})
 	}
 
-	var out []byte
-	out = append(out, wordnet.Magic...)
-	out = binary.AppendUvarint(out, uint64(len(keys)))
+	// The layout is documented with the decoder (package wordnet, decode).
 	st := Stats{Keys: len(keys)}
+	var keyEnds, keyBlob, recStarts, recs []byte
 	for _, k := range keys {
-		// Keys are stored whole, not prefix-compressed, so that the decoder
-		// uses them in place.
-		out = binary.AppendUvarint(out, uint64(len(k)))
-		out = append(out, k...)
+		keyBlob = append(keyBlob, k...)
+		keyEnds = binary.LittleEndian.AppendUint32(keyEnds, uint32(len(keyBlob)))
 		if strings.IndexByte(k, ' ') >= 0 {
 			st.Phrases++
 		}
 	}
-	total := 0
-	for _, rs := range perKey {
-		total += len(rs)
-	}
-	out = binary.AppendUvarint(out, uint64(total))
-	st.Relations = total
 	for _, k := range keys {
+		recStarts = binary.LittleEndian.AppendUint32(recStarts, uint32(len(recs)))
 		var mask byte
 		var m [4]int
 		sum := 0
@@ -454,26 +446,38 @@ func (b *builder) encode(opt Options) ([]byte, Stats, error) {
 				sum += m[f]
 			}
 		}
-		out = append(out, mask)
+		recs = append(recs, mask)
 		for f := range 4 {
 			if mask&(1<<f) != 0 {
-				out = append(out, byte(max(1, math.Round(float64(m[f])/float64(sum)*255))))
+				recs = append(recs, byte(max(1, math.Round(float64(m[f])/float64(sum)*255))))
 			}
 		}
 		rs := perKey[k]
 		slices.SortFunc(rs, func(x, y encRel) int {
 			return cmp.Or(cmp.Compare(y.q, x.q), cmp.Compare(x.to, y.to), cmp.Compare(x.kind, y.kind), cmp.Compare(x.file, y.file))
 		})
-		out = binary.AppendUvarint(out, uint64(len(rs)))
+		recs = binary.AppendUvarint(recs, uint64(len(rs)))
 		for _, r := range rs {
 			i, ok := index[r.to]
 			if !ok {
 				return nil, st, fmt.Errorf("relation %s → %s: target is not a key", k, r.to)
 			}
-			out = binary.AppendUvarint(out, uint64(i))
-			out = append(out, byte(r.kind)<<2|r.file, r.q)
+			recs = binary.AppendUvarint(recs, uint64(i))
+			recs = append(recs, byte(r.kind)<<2|r.file, r.q)
 		}
+		st.Relations += len(rs)
 	}
+	recStarts = binary.LittleEndian.AppendUint32(recStarts, uint32(len(recs)))
+	if uint64(len(recs)) > math.MaxUint32 || uint64(len(keyBlob)) > math.MaxUint32 {
+		return nil, st, fmt.Errorf("table too large for 32-bit offsets: %d bytes of records", len(recs))
+	}
+	var out []byte
+	out = append(out, wordnet.Magic...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(keys)))
+	out = append(out, keyEnds...)
+	out = append(out, keyBlob...)
+	out = append(out, recStarts...)
+	out = append(out, recs...)
 
 	forms := make([]string, 0, len(b.fold))
 	for f := range b.fold {
