@@ -31,7 +31,7 @@ type Table struct {
 	excKeys  []string // the key each form folds to
 	// decoded holds each key's relations once decoded: a cache of values
 	// that never change, filled at most once per key.
-	decoded   []atomic.Pointer[[]Relation]
+	decoded   []atomic.Pointer[decoded]
 	phrases   sync.Once
 	phraseAll []Phrase
 }
@@ -212,7 +212,7 @@ func decode(raw string) (*Table, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	t.decoded = make([]atomic.Pointer[[]Relation], n)
+	t.decoded = make([]atomic.Pointer[decoded], n)
 	return t, nil
 }
 
@@ -292,21 +292,100 @@ func (t *Table) Stem(word string) string {
 	return english.Stem(w, true)
 }
 
-// Relations is the package-level Relations on this table.
-func (t *Table) Relations(key string) []Relation {
+// decoded is one key's relations, all of them and split by the part of
+// speech of the headword's sense, each in Relations order.
+type decoded struct {
+	all   []Relation
+	byPOS [4][]Relation
+}
+
+// lookup returns key's decoded relations, decoding them on first use.
+func (t *Table) lookup(key string) *decoded {
 	i, ok := t.index(key)
 	if !ok {
 		return nil
 	}
 	if p := t.decoded[i].Load(); p != nil {
-		return *p
+		return p
 	}
 	// A damaged record reads as a key without relations; Decode has
 	// rejected such a table, and the embedded one is checked by its tests.
 	rs, _, _ := t.record(i)
-	rs = rs[:len(rs):len(rs)]
-	t.decoded[i].CompareAndSwap(nil, &rs)
-	return *t.decoded[i].Load()
+	dec := &decoded{all: rs[:len(rs):len(rs)]}
+	if len(rs) > 0 {
+		split := make([]Relation, 0, len(rs))
+		for b := range 4 {
+			start := len(split)
+			for _, r := range rs {
+				if posBit(r.POS) == b {
+					split = append(split, r)
+				}
+			}
+			if len(split) > start {
+				dec.byPOS[b] = split[start:len(split):len(split)]
+			}
+		}
+	}
+	t.decoded[i].CompareAndSwap(nil, dec)
+	return t.decoded[i].Load()
+}
+
+// posBit is the bit number of a one-bit POS.
+func posBit(p POS) int {
+	switch p {
+	case Verb:
+		return 1
+	case Adj:
+		return 2
+	case Adv:
+		return 3
+	}
+	return 0
+}
+
+// Relations is the package-level Relations on this table.
+func (t *Table) Relations(key string) []Relation {
+	if d := t.lookup(key); d != nil {
+		return d.all
+	}
+	return nil
+}
+
+// RelationsAs is the package-level RelationsAs on this table.
+func (t *Table) RelationsAs(key string, pos POS) []Relation {
+	d := t.lookup(key)
+	if d == nil || pos == 0 {
+		return nil
+	}
+	var only []Relation
+	parts := 0
+	for b := range 4 {
+		if pos&(1<<b) != 0 && d.byPOS[b] != nil {
+			only = d.byPOS[b]
+			parts++
+		}
+	}
+	if parts <= 1 {
+		return only
+	}
+	// Several parts of speech: a fresh slice, merged back into weight order.
+	var out []Relation
+	for _, r := range d.all {
+		if pos&r.POS != 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// RelatedAs is the package-level RelatedAs on this table.
+func (t *Table) RelatedAs(a, b string, pos POS) (Relation, bool) {
+	for _, r := range t.RelationsAs(a, pos) {
+		if r.To == b {
+			return r, true
+		}
+	}
+	return Relation{}, false
 }
 
 // Related is the package-level Related on this table.

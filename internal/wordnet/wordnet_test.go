@@ -149,6 +149,44 @@ func TestVerbRelations(t *testing.T) {
 	related(t, "decis", "decid", Derived)
 }
 
+func TestRelationsAsKeepsOnePartOfSpeech(t *testing.T) {
+	for _, k := range []string{"send", "restor", "remov", "charg", "hide"} {
+		all, verbs := Relations(k), RelationsAs(k, Verb)
+		if len(verbs) == 0 || len(verbs) >= len(all) {
+			t.Errorf("%s: %d verb relations of %d", k, len(verbs), len(all))
+		}
+		j := 0
+		for _, r := range all {
+			if r.POS == Verb {
+				if j >= len(verbs) || verbs[j] != r {
+					t.Fatalf("%s: RelationsAs(Verb) is not Relations' verb relations in order", k)
+				}
+				j++
+			}
+		}
+		both := RelationsAs(k, Verb|Noun)
+		for i, r := range both {
+			if r.POS != Verb && r.POS != Noun || i > 0 && both[i-1].Weight < r.Weight {
+				t.Errorf("%s: RelationsAs(Verb|Noun)[%d] = %+v", k, i, r)
+			}
+		}
+	}
+	// Porter2 merges send and the adjective sent/unsent: only the adjective
+	// reading has that antonym.
+	if _, ok := RelatedAs("send", "unsent", Verb); ok {
+		t.Error("send as a verb has the adjective antonym unsent")
+	}
+	if _, ok := RelatedAs("send", "unsent", Adj); !ok {
+		t.Error("send as an adjective (sent) lost its antonym unsent")
+	}
+	if r := RelationsAs("remov", Verb); r[0].To != "take away" {
+		t.Errorf("remove as a verb: strongest relation %+v, want take away", r[0])
+	}
+	if RelationsAs("remov", 0) != nil || RelationsAs("no-such-stem", Verb) != nil {
+		t.Error("RelationsAs with no part of speech or an unknown key is not nil")
+	}
+}
+
 func TestNounRelations(t *testing.T) {
 	related(t, "custom", "client", Synonym)
 	related(t, "invoic", "bill", Synonym)
