@@ -125,6 +125,12 @@ func TestSenseFrequencyWeighting(t *testing.T) {
 
 func TestVerbRelations(t *testing.T) {
 	related(t, "remov", "take away", Synonym)
+	// Downwards too: a delete tool is a reading of a remove goal, weaker
+	// than the other way round (remove has a hundred kinds).
+	down, ok := RelatedAs("remov", "delet", Verb)
+	if up := related(t, "delet", "remov", Hypernym); !ok || down.Kind != Hyponym || down.Weight >= up {
+		t.Errorf("remove → delete as a verb: %+v (found %v), want a hyponym weaker than delete → remove %.3f", down, ok, up)
+	}
 	callOff := related(t, "cancel", "call off", Synonym)
 	if r := Relations("cancel"); len(r) == 0 || r[0].To != "call off" {
 		t.Errorf("cancel's strongest relation is %+v, want call off (%.3f)", r[0], callOff)

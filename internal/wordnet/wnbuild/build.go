@@ -323,16 +323,19 @@ func (b *builder) relate(s *synset) {
 		tkeys := b.members[t.id]
 		switch ptr.symbol {
 		case "@":
-			// Going down, the hyponym is one of the hypernym's k children,
-			// taken as equally likely: "remove" has a hundred kinds
-			// (amputate, shuck, enucleate), "delete" a few (expunge, rub
-			// out), and the kinds of remove are each a weak reading of it.
-			k := max(1, hyponymCount(t))
+			// Going down, the hyponym is one of the hypernym's k children:
+			// "remove" has a hundred kinds (amputate, shuck, enucleate,
+			// delete), "delete" three (expunge, rub out, score out). Each
+			// child's share is taken as 1/√k, not 1/k: the children are not
+			// equally likely, and the common ones are those a text uses, so
+			// "remove" → "delete" keeps 0.08 while a kind of a hypernym with
+			// two children keeps 0.84 of the upward weight.
+			k := math.Sqrt(float64(max(1, hyponymCount(t))))
 			for _, a := range keys {
 				for _, c := range tkeys {
 					pa, pc := b.p(a, s.id), b.p(c, t.id)
 					b.add(a, c, wordnet.Hypernym, s.id.file, hypernymFactor*math.Sqrt(pa*pc))
-					b.add(c, a, wordnet.Hyponym, t.id.file, hypernymFactor*math.Sqrt(pa*pc/float64(k)))
+					b.add(c, a, wordnet.Hyponym, t.id.file, hypernymFactor*math.Sqrt(pa*pc/k))
 				}
 			}
 		case "&", "$":
