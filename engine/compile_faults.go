@@ -9,13 +9,13 @@ import (
 
 func (c *compiler) compileFaults() {
 	w := c.w
-	none := &FaultProfile{Name: "none", Builtin: true, byTool: make([]*ToolFaults, len(w.Tools))}
+	none := &FaultProfile{Name: NoFaults, Builtin: true, byTool: make([]*ToolFaults, len(w.Tools))}
 	w.Profiles = append(w.Profiles, none)
-	w.profileByName["none"] = none
+	w.profileByName[NoFaults] = none
 	for _, e := range c.spec.Faults {
 		c.checkName("fault profile", e.Name, e.Pos)
-		if e.Name == "none" {
-			c.errorf(e.Pos, "faults: \"none\" is built in (no faults) and cannot be redefined")
+		if e.Name == NoFaults {
+			c.errorf(e.Pos, "faults: %q is built in (no faults) and cannot be redefined", NoFaults)
 			continue
 		}
 		p := &FaultProfile{Name: e.Name, byTool: make([]*ToolFaults, len(w.Tools))}

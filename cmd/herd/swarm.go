@@ -99,6 +99,43 @@ func (o *swarmOptions) checkCounts(agents int) error {
 	return nil
 }
 
+// personaMix is the run's population: --mix over the persona pack.
+func (o *swarmOptions) personaMix() ([]swarm.MixEntry, error) {
+	pack := personas.Builtin()
+	if o.personas != "" {
+		var err error
+		if pack, err = personas.LoadPack(o.personas); err != nil {
+			return nil, usageErr(err)
+		}
+	}
+	mix, err := parseMix(o.mix, pack)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	return mix, nil
+}
+
+// checkWorldFree checks what does not depend on the world: the persona
+// pack and --mix, --shard, the form of every threshold. A running server
+// must be asked which world it serves before the rest can be checked;
+// these are refused before it is contacted.
+func (o *swarmCmdOptions) checkWorldFree() error {
+	if _, err := o.personaMix(); err != nil {
+		return err
+	}
+	if o.shard != "" {
+		if _, err := parseShard(o.shard); err != nil {
+			return usageErr(err)
+		}
+	}
+	for _, spec := range o.thresholds {
+		if _, err := report.ParseThreshold(spec); err != nil {
+			return usageErrf("--threshold: %v", err)
+		}
+	}
+	return nil
+}
+
 // runSettings are what a run uses that the flags alone do not say: the
 // world, faults and variants a served herd world adopts where the flags
 // give none (swarm.Reached.Adopt), and the agents a duration-bound load
@@ -144,14 +181,8 @@ func (o *swarmOptions) config(rs runSettings) (swarm.Config, error) {
 		}
 		cfg.Goals = append(cfg.Goals, g)
 	}
-	pack := personas.Builtin()
-	if o.personas != "" {
-		if pack, err = personas.LoadPack(o.personas); err != nil {
-			return cfg, usageErr(err)
-		}
-	}
-	if cfg.Mix, err = parseMix(o.mix, pack); err != nil {
-		return cfg, usageErr(err)
+	if cfg.Mix, err = o.personaMix(); err != nil {
+		return cfg, err
 	}
 	if cfg.Profile, err = faultProfile(w, cmp.Or(rs.Faults, engine.NoFaults)); err != nil {
 		return cfg, err
@@ -367,6 +398,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		return err
 	}
 	if err := o.out.check(); err != nil {
+		return err
+	}
+	if err := o.checkWorldFree(); err != nil {
 		return err
 	}
 	if (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) && o.set.allowWrites {

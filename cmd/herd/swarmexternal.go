@@ -39,14 +39,9 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 			return usageErrf("--%s: %s is not a herd world (it has no herd control plane), so the swarm runs generic goals on its tools; --%s does not apply", f.name, reached.Spec.Raw, f.name)
 		}
 	}
-	// The metric names depend on the tools discovered, but the form of a
-	// threshold does not: a typo in it costs no discovery. The names are
-	// checked once the tools are known, before any agent runs.
-	for _, spec := range o.thresholds {
-		if _, err := report.ParseThreshold(spec); err != nil {
-			return usageErrf("--threshold: %v", err)
-		}
-	}
+	// The thresholds' form was checked before the server was contacted
+	// (checkWorldFree); their names are checked against the tools it lists
+	// (cfg.Check), before any agent runs.
 	server, tools, err := ext.Server(ctx)
 	if err != nil {
 		return codeErr(exitUnreachable, err)

@@ -179,3 +179,19 @@ func TestExternalThresholdOnUnknownToolFailsBeforeTheRun(t *testing.T) {
 		}
 	}
 }
+
+// What does not depend on the world — the persona mix, the shard, the form
+// of a threshold — is refused before a server is even started: the stdio
+// command here would fail if it ran.
+func TestSwarmChecksWorldFreeFlagsBeforeContact(t *testing.T) {
+	for _, c := range []struct{ flag, value, want string }{
+		{"--mix", "careful", `--mix: "careful" has no weight`},
+		{"--shard", "3/2", `--shard: "3/2": want 0 ≤ k < n`},
+		{"--threshold", "harmful<=5%", `--threshold: threshold "harmful<=5%"`},
+	} {
+		code, _, errOut := runHerd(t, "swarm", "mcp+stdio:/nonexistent/herd-test-server", c.flag, c.value, "--progress", "never")
+		if code != exitUsage || !strings.Contains(errOut, c.want) || strings.Contains(errOut, "nonexistent") {
+			t.Errorf("%s %s: exit %d, stderr %q; want 2 and %q, with no attempt to start the server", c.flag, c.value, code, errOut, c.want)
+		}
+	}
+}
