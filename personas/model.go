@@ -86,10 +86,10 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 	// Meant's tie-break reads the world's first variant, whatever this
 	// model reads.
 	m.ideal = m.views
-	if variant != w.Variants[0] || len(descriptions) > 0 {
+	if variant != w.DefaultVariant() || len(descriptions) > 0 {
 		first := make([]string, len(w.Tools))
 		for i, t := range w.Tools {
-			first[i] = t.Description(w.Variants[0])
+			first[i] = t.Description(w.DefaultVariant())
 		}
 		ft := readTexts(w, first)
 		m.ideal = make([][3]view, len(w.Tools))

@@ -91,7 +91,7 @@ func resolveExplain(o explainOptions) (*explainRun, error) {
 	}
 	r.variant = o.variant
 	if r.variant == "" {
-		r.variant = w.Variants[0]
+		r.variant = w.DefaultVariant()
 	}
 	known := lint.VariantNames(w, descs)
 	if !slices.Contains(known, r.variant) {
@@ -101,7 +101,7 @@ func resolveExplain(o explainOptions) (*explainRun, error) {
 	if !w.HasVariant(base) {
 		// A variant only the descriptions file defines reads the world's
 		// first variant for the tools the file leaves out.
-		base = w.Variants[0]
+		base = w.DefaultVariant()
 	}
 	if r.model, err = personas.NewModelWith(w, base, descs[r.variant]); err != nil {
 		return nil, usageErr(err)
