@@ -125,5 +125,3 @@ func replaceDocBlock(t *testing.T, path, name, block string) {
 	}
 	t.Errorf("%s's %s block is out of date; run go test ./personas -run TestWorkedExampleLibrary -update\nwant:\n%s", path, name, block)
 }
-
-
