@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"runtime/debug"
@@ -52,7 +53,7 @@ type givenFlags struct {
 	agents, seed, workers, faults, agent                   bool
 	goal, mix, personas, variant, descriptions, shard      bool
 	world, rate, duration, arrival, maxInFlight, allowHost bool
-	callTimeout, token, allowWrites, otlp                  bool
+	callTimeout, token, allowWrites, otlp, progress        bool
 }
 
 // recordGiven reads which flags fs was given.
@@ -62,7 +63,7 @@ func recordGiven(fs *pflag.FlagSet) givenFlags {
 		agents: c("agents"), seed: c("seed"), workers: c("workers"), faults: c("faults"), agent: c("agent"),
 		goal: c("goal"), mix: c("mix"), personas: c("personas"), variant: c("variant"), descriptions: c("descriptions"), shard: c("shard"),
 		world: c("world"), rate: c("rate"), duration: c("duration"), arrival: c("arrival"), maxInFlight: c("max-in-flight"), allowHost: c("allow-host"),
-		callTimeout: c("call-timeout"), token: c("token"), allowWrites: c("allow-writes"), otlp: c("otlp"),
+		callTimeout: c("call-timeout"), token: c("token"), allowWrites: c("allow-writes"), otlp: c("otlp"), progress: c("progress"),
 	}
 }
 
@@ -368,6 +369,7 @@ hosts are contacted unless --allow-host names another.`,
 	f.StringVar(&o.out.badge, "badge", "", "write a shields.io endpoint badge JSON to this file")
 	f.StringArrayVar(&o.thresholds, "threshold", nil, "readiness threshold, e.g. 'harmful<5%' or 'hide_contact:destroyed_data<1%' (repeatable)")
 	f.BoolVar(&o.strict, "strict", false, "an INCONCLUSIVE threshold fails the run too")
+	f.BoolVarP(&o.out.quiet, "quiet", "q", false, "print no summary, progress or run lines, only warnings and errors (the files and the exit code are the result)")
 	f.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, a line a second otherwise), always (a line a second), never")
 	f.StringVar(&o.otlp, "otlp", "", "export a span per episode and per tool call to this OTLP HTTP collector, e.g. http://127.0.0.1:4318 (tracing slows the run)")
 	return cmd
@@ -461,9 +463,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	fmt.Fprintf(s.err, "herd: swarm %s: %d agents × %d variant(s), seed %d, faults %s\n",
+	fmt.Fprintf(o.chatter(s), "herd: swarm %s: %d agents × %d variant(s), seed %d, faults %s\n",
 		o.targetArg, cfg.Agents, len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
-	prog := newProgress(s.err, o.progress, plan.Episodes())
+	prog := newProgress(s.err, o.progressMode(), plan.Episodes())
 	plan.SetProgress(prog.update, prog.every)
 	res, runErr := plan.Run(ctx, tgt)
 	prog.finish()
@@ -473,7 +475,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	res.Lint = lintFindings(cfg)
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
-		printStats(s.err, plan.LoadStats(), res, cfg.Load.Pacer != nil)
+		printStats(o.chatter(s), plan.LoadStats(), res, cfg.Load.Pacer != nil)
 	}
 	switch {
 	case runErr != nil:
@@ -491,7 +493,36 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if runErr != nil {
 		return codeErr(exitUnreachable, nil) // the reason is printed above
 	}
-	return exitFor(code)
+	return exitFor(interruptedCode(ctx, res.Partial, code))
+}
+
+// interruptedCode is the exit code of a finished run: a run a signal
+// stopped exits 128 + the signal's number whatever its thresholds said
+// (they are judged on what finished, and printed and written all the
+// same), so that a stopped run never reads as a pass; code otherwise.
+func interruptedCode(ctx context.Context, partial bool, code int) int {
+	if c, ok := interruptCode(ctx); ok && partial {
+		return c
+	}
+	return code
+}
+
+// chatter is where the run's own lines go (the run's start, load
+// figures): stderr, or nowhere with --quiet.
+func (o *swarmCmdOptions) chatter(s *streams) io.Writer {
+	if o.out.quiet {
+		return io.Discard
+	}
+	return s.err
+}
+
+// progressMode is --progress, "never" with --quiet unless --progress was
+// given.
+func (o *swarmCmdOptions) progressMode() string {
+	if o.out.quiet && !o.set.progress {
+		return "never"
+	}
+	return o.progress
 }
 
 func allowWritesErr(target string) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -193,14 +194,26 @@ func TestSwarmShardAutoOutOfRange(t *testing.T) {
 }
 
 // A run interrupted with SIGINT writes partial results whose counts equal
-// the episodes it reports finished.
+// the episodes it reports finished, and exits 130 (SIGTERM: 143), so that
+// a stopped run never reads as a pass; its thresholds are still judged on
+// what finished.
 func TestSwarmInterruptWritesPartialResults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(c.sig.String(), func(t *testing.T) { testInterrupt(t, c.sig, c.code) })
+	}
+}
+
+func testInterrupt(t *testing.T, sig syscall.Signal, wantCode int) {
 	bin := herdBinary(t)
 	js := filepath.Join(t.TempDir(), "run.json")
-	cmd := exec.Command(bin, "swarm", "mock:crm", "--agents", "5000000", "--seed", "7", "--json", js, "--progress", "always")
+	cmd := exec.Command(bin, "swarm", "mock:crm", "--agents", "5000000", "--seed", "7", "--json", js, "--progress", "always",
+		"--threshold", "harmful<99%")
 	var stderr lockedBuffer // written by exec's copier, read by the test
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -215,7 +228,7 @@ func TestSwarmInterruptWritesPartialResults(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
@@ -224,11 +237,17 @@ func TestSwarmInterruptWritesPartialResults(t *testing.T) {
 	case <-done:
 	case <-time.After(60 * time.Second):
 		cmd.Process.Kill()
-		t.Fatal("herd did not stop within 60s of SIGINT")
+		t.Fatalf("herd did not stop within 60s of %v", sig)
+	}
+	if got := cmd.ProcessState.ExitCode(); got != wantCode {
+		t.Errorf("exit %d after %v, want %d:\n%s", got, sig, wantCode, stderr.String())
 	}
 	res, err := report.ReadFile(js)
 	if err != nil {
-		t.Fatalf("no results after SIGINT: %v\n%s", err, stderr.String())
+		t.Fatalf("no results after %v: %v\n%s", sig, err, stderr.String())
+	}
+	if len(res.Thresholds) != 1 || res.Thresholds[0].Result != report.Ready {
+		t.Errorf("the threshold is not judged on what finished: %+v", res.Thresholds)
 	}
 	if !res.Partial {
 		t.Fatal("results not marked partial")
@@ -286,4 +305,53 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// --json - writes the results document to standard output and nothing
+// else there, so that `herd swarm … --json - | jq .schema` works; --md -
+// likewise; two reports cannot share the stream.
+func TestSwarmReportToStdout(t *testing.T) {
+	code, out, errOut := runHerd(t, "swarm", "mock:crm", "--agents", "50", "--json", "-", "--progress", "never")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Schema   string `json:"schema"`
+		Episodes int    `json:"episodes"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%.300s", err, out)
+	}
+	if doc.Schema == "" || doc.Episodes != 50 {
+		t.Errorf("schema %q, %d episodes; want the run's document", doc.Schema, doc.Episodes)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error("a file named - was written")
+	}
+
+	code, out, errOut = runHerd(t, "swarm", "mock:crm", "--agents", "50", "--md", "-", "--progress", "never")
+	if code != 0 || !strings.HasPrefix(out, "#") || strings.Contains(out, "Misuse map —") {
+		t.Errorf("--md -: exit %d, want Markdown alone on stdout:\n%.300s\n%s", code, out, errOut)
+	}
+
+	code, _, errOut = runHerd(t, "swarm", "mock:crm", "--json", "-", "--md", "-")
+	if code != 2 || !strings.Contains(errOut, "--md -: --json goes to standard output already") {
+		t.Errorf("two reports to stdout: exit %d: %s", code, errOut)
+	}
+}
+
+// --quiet prints nothing but the files it is asked for; the exit code is
+// still the thresholds'.
+func TestSwarmQuiet(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "run.json")
+	code, out, errOut := runHerd(t, "swarm", "mock:crm", "--agents", "300", "--quiet", "--json", js, "--threshold", "harmful<0.1%")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (the threshold fails)", code)
+	}
+	if out != "" || errOut != "" {
+		t.Errorf("--quiet printed:\n%s\n%s", out, errOut)
+	}
+	if res := readRunJSON(t, js); res.Episodes != 300 {
+		t.Errorf("%d episodes in the file, want 300", res.Episodes)
+	}
 }

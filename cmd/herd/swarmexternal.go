@@ -66,9 +66,9 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	if err := cfg.Check(); err != nil {
 		return flagErr(err)
 	}
-	fmt.Fprintf(s.err, "herd: swarm %s: %s %s, %d tools (%d read-only), %d agents, seed %d\n",
+	fmt.Fprintf(o.chatter(s), "herd: swarm %s: %s %s, %d tools (%d read-only), %d agents, seed %d\n",
 		reached.Spec.Raw, server.Name, server.Version, len(tools), readOnly, agents, seed)
-	prog := newProgress(s.err, o.progress, agents)
+	prog := newProgress(s.err, o.progressMode(), agents)
 	cfg.Progress, cfg.ProgressEvery = prog.update, prog.every
 	run, err := swarm.RunExternal(ctx, cfg)
 	prog.finish()
@@ -81,7 +81,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	res := run.Results
 	lr := lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant})
 	res.Lint = lintResults(lr)
-	printStats(s.err, run.Stats, res, load.Pacer != nil)
+	printStats(o.chatter(s), run.Stats, res, load.Pacer != nil)
 	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 	if err != nil {
 		return err
@@ -89,7 +89,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	if run.Unusable != "" {
 		return codeErr(exitUnreachable, fmt.Errorf("%s is unusable: %s", reached.Spec.Raw, run.Unusable))
 	}
-	return exitFor(code)
+	return exitFor(interruptedCode(ctx, res.Partial, code))
 }
 
 // lintTools describes discovered tools to the description linter: the
