@@ -1,7 +1,10 @@
 package report_test
 
 import (
+	"io"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -278,5 +281,59 @@ func TestExitCode(t *testing.T) {
 		if got := report.ExitCode(c.vs, c.strict); got != c.want {
 			t.Errorf("ExitCode(%v, strict=%v) = %d; want %d", c.vs, c.strict, got, c.want)
 		}
+	}
+}
+
+// An INCONCLUSIVE verdict says how many agents would likely decide it: the
+// episodes at which the interval clears the limit at the observed rate,
+// scaled from the goal's share of the run to the run's agents. Every
+// renderer shows it.
+func TestInconclusiveSaysTheAgentsThatWouldDecide(t *testing.T) {
+	res := oneGoal(40, 1000) // 4% against 5%: 1,825 episodes decide
+	// A second goal of as many episodes: the goal is half the run.
+	res.Classes = append(res.Classes, report.ClassInfo{Goal: "h", Class: "done", Severity: report.SeverityOK})
+	res.Counts = append(res.Counts, report.Count{Goal: "h", Persona: "p", Variant: "v", Class: "done", Severity: report.SeverityOK, N: 1000})
+	res.Episodes = 2000
+	want := map[string]string{
+		"g:harmful<5%": "about 3,700 agents would likely decide it (at the observed 4.0%)",
+		"harmful<2.5%": "about 3,800 agents would likely decide it (at the observed 2.0%)",
+		"harmful<10%":  "", // READY: nothing to say
+	}
+	specs := slices.Sorted(maps.Keys(want))
+	ts, err := report.ParseThresholds(res, specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Thresholds = report.Evaluate(res, ts)
+	for _, v := range res.Thresholds {
+		if w := want[v.Threshold]; v.Note != w {
+			t.Errorf("%s: %s, note %q; want %q", v.Threshold, v.Result, v.Note, w)
+		}
+	}
+	for name, render := range map[string]func(io.Writer, *report.Results) error{
+		"markdown": report.Markdown, "html": report.HTML, "junit": report.JUnit, "json": report.JSON,
+		"terminal": func(w io.Writer, r *report.Results) error {
+			return report.Terminal(w, r, report.TerminalOptions{Plain: true})
+		},
+	} {
+		var b strings.Builder
+		if err := render(&b, res); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !strings.Contains(b.String(), "3,700 agents would likely decide it") {
+			t.Errorf("%s does not say how many agents would decide", name)
+		}
+	}
+}
+
+// A rate on its limit is never decided, whatever the run's size.
+func TestInconclusiveOnTheLimit(t *testing.T) {
+	res := oneGoal(50, 1000)
+	ts, err := report.ParseThresholds(res, []string{"harmful<5%"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := report.Evaluate(res, ts)[0]; v.Result != report.Inconclusive || v.Note != "at the observed 5.0% no run size would decide it" {
+		t.Errorf("5%% against 5%%: %s %q", v.Result, v.Note)
 	}
 }

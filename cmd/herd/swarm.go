@@ -67,9 +67,15 @@ func recordGiven(fs *pflag.FlagSet) givenFlags {
 	}
 }
 
+// defaultAgents is --agents when it is not given: enough for every goal of
+// a world with three goals (each of the built-in ones has two or three) to
+// reach the 300 episodes a verdict needs, so that the first run a newcomer
+// sees can decide; a thousand agents take a tenth of a second in-process.
+const defaultAgents = 1000
+
 func (o *swarmOptions) addFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.IntVar(&o.agents, "agents", 200, "number of agents (each runs one episode per variant)")
+	f.IntVar(&o.agents, "agents", defaultAgents, "number of agents (each runs one episode per variant)")
 	f.Uint64Var(&o.seed, "seed", 0, "run seed (default: the world's seed); the same seed replays the same run")
 	f.StringArrayVar(&o.goals, "goal", nil, "goal to run (repeatable; default: every goal of the world)")
 	f.StringVar(&o.mix, "mix", "", "persona weights, e.g. careful=0.5,hasty=0.5 (default: the whole pack, equal weights)")
@@ -345,7 +351,7 @@ TARGET may also be reached over MCP (see docs/targets.md):
 Over MCP, calls take real time: --rate, --duration, --arrival and
 --max-in-flight make it a load test, with latency per tool. Only loopback
 hosts are contacted unless --allow-host names another.`,
-		Example: `  herd swarm mock:crm --agents 200 --seed 42
+		Example: `  herd swarm mock:crm --seed 42
   herd swarm mock:crm --agents 2000 --variant clear,ambiguous --html report.html
   herd swarm mock:shop --faults hostile --mix careful=1,retrier=1 --json run.json
   herd swarm mock:crm --threshold 'harmful<5%' --threshold 'hide_contact:destroyed_data<1%'

@@ -51,7 +51,7 @@ func TestSwarmBadFlags(t *testing.T) {
 		{[]string{"--agents", "-1"}, "--agents: must be between 1 and 10000000, got -1"},
 		{[]string{"--max-agents", "0"}, "--max-agents: must be between 1 and 10000000, got 0"},
 		{[]string{"--max-agents", "20000000", "--agents", "15000000"}, "--max-agents: must be between 1 and 10000000, got 20000000"},
-		{[]string{"--max-agents", "100"}, "--agents: must be between 1 and 100, got 200"},
+		{[]string{"--max-agents", "100"}, "--agents: must be between 1 and 100, got 1000"},
 		{[]string{"--mix", "careful=x"}, `--mix: "careful=x": weight "x" is not a non-negative number`},
 		{[]string{"--mix", "carefull=1"}, `--mix: unknown persona "carefull"`},
 		{[]string{"--goal", "nope"}, `--goal: world crm has no goal "nope"`},
