@@ -318,29 +318,35 @@ func joinNote(a, b string) string {
 // or of every goal that has the metric) count toward the metric.
 //
 // Invariant violations come in two forms: outcome classes named
-// "invariant:NAME" (judged per episode like any class), and the invariants
-// section (per variant, for the whole world). The invariant metrics count
-// both; the section only when no goal scope is given.
+// "invariant:NAME" (an episode whose goal named no harm of its own), and
+// the invariants section (per variant, for the whole world: every episode
+// that left the invariant broken, whatever its class — herd's runs record
+// both, other producers may record either). The invariant metrics count
+// the larger, so neither form is counted twice; the section only when no
+// goal scope is given (it has no goals).
 func (r *Results) metricCount(metric, scope, variant string) (k, n int) {
 	name, oneInvariant := strings.CutPrefix(metric, MetricInvariant+":")
-	if metric == MetricInvariant || (oneInvariant && !r.hasClass(metric)) {
+	if metric == MetricInvariant || oneInvariant {
+		classK, sectionK := 0, 0
 		for _, c := range r.Counts {
 			if c.Variant != variant || (scope != "" && c.Goal != scope) {
 				continue
 			}
 			n += c.N
 			if (metric == MetricInvariant && strings.HasPrefix(c.Class, MetricInvariant+":")) || c.Class == metric {
-				k += c.N
+				classK += c.N
 			}
 		}
 		if scope == "" {
 			for _, iv := range r.Invariants {
 				if iv.Variant == variant && (metric == MetricInvariant || iv.Name == name) {
-					k += iv.N
+					sectionK += iv.N
 				}
 			}
 		}
-		return min(k, n), n // an episode can break two invariants; a rate cannot pass 100%
+		// An episode can break two invariants and count under each in the
+		// section: a rate cannot pass 100%.
+		return min(max(classK, sectionK), n), n
 	}
 	severity := metric == MetricHarmful || metric == MetricFailed || metric == MetricOK
 	hasClass := map[string]bool{}

@@ -231,6 +231,26 @@ func TestInvariantMetric(t *testing.T) {
 	}
 }
 
+// herd records an invariant both ways: 12 episodes classed invariant:NAME
+// and, in the invariants section, those 12 and 8 more whose goal named the
+// harm (double_refund). The metric counts each episode once: 20, not 32.
+func TestInvariantMetricCountsEachEpisodeOnce(t *testing.T) {
+	doc := oneGoal(30, 1000)
+	doc.Classes = append(doc.Classes, report.ClassInfo{Goal: "g", Class: "invariant:no_dupes", Severity: report.SeverityHarmful})
+	doc.Counts = append(doc.Counts, report.Count{Goal: "g", Persona: "p", Variant: "v", Class: "invariant:no_dupes", Severity: report.SeverityHarmful, N: 12})
+	doc.Invariants = []report.InvariantCount{{Name: "no_dupes", Variant: "v", N: 20}}
+	ts, err := report.ParseThresholds(doc, []string{"invariant<1%", "invariant:no_dupes<1%", "g:invariant:no_dupes<1%"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{20, 20, 12} // a goal scope sees only the classes: the section has no goals
+	for i, v := range report.Evaluate(doc, ts) {
+		if v.N != 1012 || v.Value != float64(want[i])/1012 {
+			t.Errorf("%s: %v of %d; want %d/1012", v.Threshold, v.Value, v.N, want[i])
+		}
+	}
+}
+
 func TestLatencyVerdict(t *testing.T) {
 	res := fixture()
 	ts, err := report.ParseThresholds(res, []string{"p99<300ms", "p99<10ms", "p50<4.9ms"})

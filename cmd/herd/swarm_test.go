@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -353,5 +354,55 @@ func TestSwarmQuiet(t *testing.T) {
 	}
 	if res := readRunJSON(t, js); res.Episodes != 300 {
 		t.Errorf("%d episodes in the file, want 300", res.Episodes)
+	}
+}
+
+// On mock:shop under hostile faults, double refunds after a timeout are
+// reported as double_refund — the goal's own name for the harm — in every
+// renderer, and the invariant they also break is shown beside them.
+func TestShopHostileReportsDoubleRefunds(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	code, out, errOut := runHerd(t, "swarm", "mock:shop", "--faults", "hostile", "--progress", "never",
+		"--json", p("run.json"), "--md", p("run.md"), "--html", p("run.html"), "--junit", p("run.xml"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	res := readRunJSON(t, p("run.json"))
+	doubles, asInvariant := 0, 0
+	for _, c := range res.Counts {
+		switch c.Class {
+		case "double_refund":
+			doubles += c.N
+		case "invariant:refunds_within_total":
+			asInvariant += c.N
+		}
+	}
+	broken := 0
+	for _, iv := range res.Invariants {
+		if iv.Name == "refunds_within_total" {
+			broken += iv.N
+		}
+	}
+	if doubles == 0 || broken < doubles {
+		t.Fatalf("%d double_refund episodes, %d breaking refunds_within_total (%d classed as the invariant); want double refunds counted as themselves and in the invariants", doubles, broken, asInvariant)
+	}
+	// The double_refund row of the misuse map is not 0% in any renderer.
+	zero := regexp.MustCompile(`double_refund[^\n]*?\b0% \[`)
+	rendered := map[string]string{"terminal": out}
+	for _, f := range []string{"run.md", "run.html", "run.xml"} {
+		b, err := os.ReadFile(p(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rendered[f] = string(b)
+	}
+	for name, text := range rendered {
+		if !strings.Contains(text, "double_refund") || zero.MatchString(text) {
+			t.Errorf("%s does not report the double refunds as double_refund", name)
+		}
+		if name != "run.xml" && !strings.Contains(text, "refunds_within_total") {
+			t.Errorf("%s does not show the invariant the double refunds break", name)
+		}
 	}
 }
