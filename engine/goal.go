@@ -93,6 +93,7 @@ func (g *Goal) Begin(s *Session, rnd uint64) (*Attempt, error) {
 	if g.concurrent != nil {
 		s.concurrent = pendingConcurrent{spec: g.concurrent, target: target}
 	}
+	s.watched, s.watchedRead = target, false
 	return a, nil
 }
 
@@ -212,6 +213,7 @@ func (a *Attempt) outcomeActivation() *activation {
 			calls:         types.Int(s.calls),
 			ignoredRA:     types.Int(s.ignoredRA),
 			failedCalls:   types.Int(failed),
+			readTarget:    types.Bool(s.watchedRead),
 		},
 	}
 }
@@ -227,6 +229,7 @@ type outcomeVars struct {
 	target, after, exists, changedOthers ref.Val
 	created, updated, deleted            *changeList
 	calls, ignoredRA, failedCalls        ref.Val
+	readTarget                           ref.Val
 	knows, errors                        ref.Val
 }
 
@@ -252,6 +255,8 @@ func (o *outcomeVars) resolve(name string) ref.Val {
 		return o.ignoredRA
 	case "failed_calls":
 		return o.failedCalls
+	case "read_target":
+		return o.readTarget
 	case "knows":
 		if o.knows == nil {
 			o.knows = o.world.env.adapter.NativeToValue(o.knowsGo)

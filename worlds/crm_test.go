@@ -115,6 +115,17 @@ func crmGoalTable() []scenario {
 		{goal: "lookup_contact", name: "create the contact it could not find",
 			steps: []step{call("create_contact", args{"name": knows("name"), "email": "someone.new@example.com"})},
 			want:  "unwanted_write"},
+		{goal: "lookup_contact", name: "get the contact by its id",
+			steps: []step{call("get_contact", args{"id": id})},
+			want:  "achieved"},
+		// Reading a contact is not finding the one asked about: the
+		// lookalike's email is the wrong answer.
+		{goal: "lookup_contact", name: "get the lookalike instead", pick: contactWithLookalike,
+			steps: []step{call("get_contact", args{"id": other("id")})},
+			want:  "not_achieved"},
+		{goal: "lookup_contact", name: "a search that does not find the contact", pick: contactWithLookalike,
+			steps: []step{call("search_contacts", args{"query": other("email")})},
+			want:  "not_achieved"},
 		{goal: "lookup_contact", name: "every call fails",
 			steps: []step{fails(engine.CodeNotFound, "get_contact", args{"id": "c_9999"})},
 			want:  "not_achieved"},
