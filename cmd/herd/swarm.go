@@ -469,9 +469,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	fmt.Fprintf(o.chatter(s), "herd: swarm %s: %d agents × %d variant(s), seed %d, faults %s\n",
-		o.targetArg, cfg.Agents, len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
-	prog := newProgress(s.err, o.progressMode(), plan.Episodes())
+	fmt.Fprintf(o.chatter(s), "herd: swarm %s: %s agents × %d variant(s), seed %d, faults %s\n",
+		o.targetArg, report.Thousands(int64(cfg.Agents)), len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
+	prog := newProgress(s.err, o.progressMode(), plan.Episodes(), o.progressLoad())
 	plan.SetProgress(prog.update, prog.every)
 	res, runErr := plan.Run(ctx, tgt)
 	prog.finish()
@@ -487,10 +487,11 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	case runErr != nil:
 		// The target broke: what finished before is kept and written, and
 		// the run still exits 3.
-		fmt.Fprintf(s.err, "herd: target broke: %s; %d of %d episodes finished; the results are marked partial\n",
-			oneLine(runErr.Error()), res.Episodes, plan.Episodes())
+		fmt.Fprintf(s.err, "herd: target broke: %s; %s of %s episodes finished; the results are marked partial\n",
+			oneLine(runErr.Error()), report.Thousands(int64(res.Episodes)), report.Thousands(int64(plan.Episodes())))
 	case res.Partial:
-		fmt.Fprintf(s.err, "herd: interrupted: %d of %d episodes finished; the results are marked partial\n", res.Episodes, plan.Episodes())
+		fmt.Fprintf(s.err, "herd: interrupted: %s of %s episodes finished; the results are marked partial\n",
+			report.Thousands(int64(res.Episodes)), report.Thousands(int64(plan.Episodes())))
 	}
 	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 	if err != nil {
@@ -520,6 +521,12 @@ func (o *swarmCmdOptions) chatter(s *streams) io.Writer {
 		return io.Discard
 	}
 	return s.err
+}
+
+// progressLoad is what the progress display says of a load run: its
+// --duration and --rate.
+func (o *swarmCmdOptions) progressLoad() progressLoad {
+	return progressLoad{duration: o.transport.duration, rate: o.transport.rate}
 }
 
 // progressMode is --progress, "never" with --quiet unless --progress was
