@@ -72,6 +72,7 @@ they did to the world, and reports how ready the tools are for real agents.
 	for _, add := range commands {
 		root.AddCommand(add(s))
 	}
+	registerCompletions(root)
 	return root
 }
 
