@@ -1,0 +1,33 @@
+package personas
+
+import (
+	"strings"
+	"testing"
+)
+
+// An emoji-sectioned description puts an icon on every line: the icon on
+// the title ("🛑 Cancel an order") is the tool's, not a warning, and a
+// warning icon on one line does not reach the next line's own icon.
+func TestIconTitlesAndIconLines(t *testing.T) {
+	roles := func(desc string) string {
+		var out []string
+		for _, s := range readStructure(desc) {
+			out = append(out, s.role.String()+":"+s.text)
+		}
+		return strings.Join(out, "|")
+	}
+	cases := []struct{ desc, want string }{
+		{"🛑 Cancel an order\nCancels an order that has not shipped.\n♻️ The order is kept.",
+			"title:Cancel an order|body:Cancels an order that has not shipped.|body:The order is kept."},
+		{"🗑️ Delete an item\nPermanently deletes an item.\n⚠️ This cannot be undone.\n💡 To stop selling it, use discontinue_item.",
+			"title:Delete an item|body:Permanently deletes an item.|warning:This cannot be undone.|body:To stop selling it, use discontinue_item."},
+		// A first line that warns by its own words stays a warning.
+		{"🚨 Deletes everything permanently\nUse with care.", "warning:Deletes everything permanently|warning:Use with care."},
+		{"⚠️ WARNING: PERMANENT\nThe record is gone.", "warning:PERMANENT|warning:The record is gone."},
+	}
+	for _, c := range cases {
+		if got := roles(c.desc); got != c.want {
+			t.Errorf("%q:\n got %s\nwant %s", c.desc, got, c.want)
+		}
+	}
+}
