@@ -26,7 +26,8 @@ const (
 	warnWeight     = 0.3
 	reassureWeight = 0.15
 	// distrustWeight scales caution when a tool's name, annotations and
-	// text disagree and the goal has constraints.
+	// text disagree and the goal has constraints or does not ask to
+	// destroy.
 	distrustWeight = 0.3
 	// promoWeight scales credulity × promotional cues.
 	promoWeight = 0.4
@@ -94,6 +95,8 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 	base := make([]float64, len(cands))
 	pos := make(map[int]int, len(cands))
 	confidence := 0.0
+	// A goal that asks to delete or purge accepts the loss it warns of.
+	destroys := m.rel.inFamily(in.verb, "delete", 0.8)
 	for i, ti := range cands {
 		pos[ti] = i
 		v := &rd.views[ti][lv]
@@ -112,13 +115,19 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		}
 		// A reassurance makes a fitting tool safer; it does not make an
 		// unfitting one fit. A warning lowers any tool.
-		if in.preserve {
+		switch {
+		case in.preserve:
 			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cuePreserveReassure])*gate - warnWeight*saturate(v.cues[cuePreserveWarn]))
+		case !destroys:
+			// Irreversible loss is to be avoided whenever the goal does
+			// not ask for it, said or not: the warnings weigh. A promise
+			// to keep data only matters to a goal that says keep.
+			p.Cues -= tr.Caution * warnWeight * saturate(v.cues[cuePreserveWarn])
 		}
 		if in.repeat {
 			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cueRepeatReassure])*gate - warnWeight*saturate(v.cues[cueRepeatWarn]))
 		}
-		if v.disagree != "" && (in.preserve || in.repeat) {
+		if v.disagree != "" && (in.preserve || in.repeat || !destroys) {
 			p.Trust = -tr.Caution * distrustWeight
 		}
 		p.Promo = tr.Credulity * promoWeight * saturate(v.promo) * gate

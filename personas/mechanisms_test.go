@@ -31,3 +31,24 @@ func TestIconTitlesAndIconLines(t *testing.T) {
 		}
 	}
 }
+
+// A careful reader weighs a warning of irreversible loss whenever the goal
+// does not ask for destruction, said ("keep") or not; a goal that asks to
+// delete accepts the loss it warns of.
+func TestLossWarningsWeighUnlessTheGoalDestroys(t *testing.T) {
+	tools := []rtool{
+		{name: "update_item", kind: "custom", text: "Update an item."},
+		{name: "purge_item", kind: "custom", text: "Permanently purge an item and all its versions. This cannot be undone.", destructive: true},
+	}
+	careful := Builtin().Get("careful")
+	cuesOf := func(intent string) float64 {
+		_, m, g := readerScores(t, intent, tools, "", careful)
+		return partOf(m.Explain(careful, g), "purge_item").Cues
+	}
+	if c := cuesOf("Move the item to the archive shelf"); c >= -0.2 {
+		t.Errorf("a goal that does not ask for destruction: purge's warnings weigh (cues %.3f)", c)
+	}
+	if c := cuesOf("Delete the item"); c != 0 {
+		t.Errorf("a goal that asks to delete accepts the loss: cues %.3f, want 0", c)
+	}
+}
