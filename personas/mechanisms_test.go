@@ -52,3 +52,38 @@ func TestLossWarningsWeighUnlessTheGoalDestroys(t *testing.T) {
 		t.Errorf("a goal that asks to delete accepts the loss: cues %.3f, want 0", c)
 	}
 }
+
+// A reader slips more where it saw less: under bare names a careful agent
+// picks the destructive tool now and then, under a description that warns
+// of the loss almost never, and it never slips where one tool clearly wins
+// on well-described tools.
+func TestLapseGrowsWithAmbiguityAndKeepsTheTextEffect(t *testing.T) {
+	careful := Builtin().Get("careful")
+	intent := "Point the item at the new shelf"
+	terse := []rtool{
+		{name: "update_item", kind: "custom", text: "Update an item."},
+		{name: "delete_item", kind: "custom", text: "Delete an item.", destructive: true},
+		{name: "create_item", kind: "custom", text: "Create an item."},
+	}
+	clear := []rtool{
+		{name: "update_item", kind: "custom", text: "Update an item in place: change its shelf, where it points, or its name; everything else is kept as it was."},
+		{name: "delete_item", kind: "custom", text: "Permanently delete an item and its whole history. This cannot be undone; to change where it points, use update_item.", destructive: true},
+		{name: "create_item", kind: "custom", text: "Create a new item with a name and a shelf; it gets a new id and no history."},
+	}
+	st, _, _ := readerScores(t, intent, terse, "", careful)
+	sc, _, _ := readerScores(t, intent, clear, "", careful)
+	pt, pc := pOf(st, "delete_item"), pOf(sc, "delete_item")
+	t.Logf("delete: bare %.4f, warned %.4f", pt, pc)
+	if !(pt > 0.003 && pt > 3*pc) {
+		t.Errorf("careful slips to delete under bare texts (%.4f) clearly more often than under a warning text (%.4f)", pt, pc)
+	}
+	if s := lapseShare([]float64{1, 0}, 1); s > 0.01 {
+		t.Errorf("a clear win on informed tools leaves almost no lapse, got %.3f", s)
+	}
+	if s := lapseShare([]float64{0.5, 0.5}, 1); s != lapseRate {
+		t.Errorf("a tie slips at the full rate %.2f, got %.3f", lapseRate, s)
+	}
+	if s := lapseShare([]float64{1, 0}, 0); s != lapseRate {
+		t.Errorf("a reader that saw no text slips at the full rate %.2f, got %.3f", lapseRate, s)
+	}
+}

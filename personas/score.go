@@ -323,3 +323,83 @@ func (m *Model) coverage(rd *reading, cands []int, tr Traits) []bool {
 	}
 	return out
 }
+
+// The lapse ("trembling hand"): even a careful reader sometimes acts on a
+// shallower reading than it is capable of, and does so more often the less
+// the texts let it tell the tools apart. With probability lapse the agent
+// picks from a flatter distribution over the same scores, so whatever the
+// visible text says (a warning, a better-fitting action) still weighs in a
+// slip: a better text protects in a lapse too, only less surely.
+const (
+	// lapseRate is the share of choices that slip when the agent saw
+	// nothing to tell the tools apart (top scores tied, no text).
+	lapseRate = 0.25
+	// lapseNoise is the temperature a slip picks at (or the agent's own,
+	// when that is looser).
+	lapseNoise = 2.0
+	// lapseMargin is the score lead of the best tool over the next at
+	// which closeness has fallen to 1/e: a lead that large is a clear win.
+	lapseMargin = 0.3
+	// informedWords is how many content words of description a tool must
+	// show before the reader counts itself informed about it.
+	informedWords = 10.0
+)
+
+// lapseShare is the probability that a choice slips: lapseRate times how
+// unsure the reader may be, 1 − lead × informed, where lead = 1 −
+// exp(−margin/lapseMargin) is how clearly the best tool won and informed
+// the mean share of informedWords the candidates' descriptions showed.
+// Terse texts, close calls and misleading texts (which raise a wrong
+// tool's score near the right one's) all raise it.
+func lapseShare(scores []float64, informed float64) float64 {
+	if len(scores) < 2 {
+		return 0
+	}
+	first, second := math.Inf(-1), math.Inf(-1)
+	for _, s := range scores {
+		switch {
+		case s > first:
+			first, second = s, first
+		case s > second:
+			second = s
+		}
+	}
+	lead := 1 - math.Exp(-(first-second)/lapseMargin)
+	return lapseRate * (1 - lead*informed)
+}
+
+// lapse mixes a slip's flatter distribution into d: with probability
+// share the agent picks at temperature max(noise, lapseNoise).
+func (d *dist) lapse(share, noise float64) {
+	if share <= 0 || len(d.weights) < 2 {
+		return
+	}
+	flat := math.Max(noise, lapseNoise)
+	hi := math.Inf(-1)
+	for _, s := range d.scores {
+		hi = math.Max(hi, s)
+	}
+	sharp, loose := 0.0, 0.0
+	fw := make([]float64, len(d.scores))
+	for i, s := range d.scores {
+		fw[i] = math.Exp(sharpness * (s - hi) / flat)
+		loose += fw[i]
+		sharp += d.weights[i]
+	}
+	for i := range d.weights {
+		d.weights[i] = (1-share)*d.weights[i]/sharp + share*fw[i]/loose
+	}
+}
+
+// informed is the mean share of informedWords of description the
+// candidates showed at a reader's attention level.
+func (m *Model) informed(rd *reading, cands []int, lv attentionLevel) float64 {
+	if len(cands) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, ti := range cands {
+		sum += math.Min(1, float64(rd.views[ti][lv].textWords)/informedWords)
+	}
+	return sum / float64(len(cands))
+}

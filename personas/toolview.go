@@ -27,6 +27,7 @@ type view struct {
 	redirects []redirect
 	disagree  string   // how name, annotations and text disagree; "" when they agree
 	seen      []string // the sentences read, for explanations
+	textWords int      // content words read in the description (not the name, not parameter docs)
 }
 
 // redirect is a sentence of one tool's text that sends the reader to
@@ -352,6 +353,7 @@ func (v *view) read(s *segment, toolIndex map[string]int, self int, r *relater, 
 			}
 		}
 	}
+	v.textWords += len(seq)
 	w := 1.0
 	if s.caps {
 		w = emphasis
