@@ -165,8 +165,8 @@ type toolText struct {
 
 // skimmed returns the indices of the segments a reader of first sentences
 // sees: the first informative prose sentence — and the next too when the
-// first has fewer than three words ("Delete.") — never boilerplate, titles
-// or section content.
+// first is a single word ("Delete.") — never boilerplate, titles or section
+// content.
 func (tt *toolText) skimmed() []int {
 	var out []int
 	words := 0
@@ -177,7 +177,7 @@ func (tt *toolText) skimmed() []int {
 		}
 		out = append(out, i)
 		words += len(stems(s.text))
-		if words >= 3 || len(out) == 2 {
+		if words >= 2 || len(out) == 2 {
 			break
 		}
 	}
