@@ -16,6 +16,10 @@ const (
 	// matches (the gate). Both are shares, so a wordy goal and a terse one
 	// with the same action and object score alike.
 	verbShare = 0.5
+	// unsureGate is how far the context words count for a tool that does
+	// not name the goal's action when no tool does (scaled down as the
+	// best tool's action match rises to 1).
+	unsureGate = 0.5
 	// incidentalWeight: the verb found elsewhere than where a tool names
 	// its action ("…hides it from the list", "capture_charge") counts
 	// this much.
@@ -74,7 +78,7 @@ type ScoreParts struct {
 	// Context is the share of the goal's other words the tool's text
 	// covers, in [0, 1]; it counts only as far as Action is positive.
 	Context  float64 `json:"context"`
-	Words    float64 `json:"words"`    // Action × (0.5 + 0.5 × Context); Action alone when negative
+	Words    float64 `json:"words"`    // 0.5 × Action + 0.5 × (Action + unsure) × Context; Action alone when negative
 	Cues     float64 `json:"cues"`     // caution × (reassurances − warnings), when the goal has constraints
 	Mismatch float64 `json:"mismatch"` // -0.5 when it reads and the goal needs a change, or the other way
 	Redirect float64 `json:"redirect"` // word score moved in (+) or out (−) by "use X instead" sentences
@@ -97,6 +101,15 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 	confidence := 0.0
 	// A goal that asks to delete or purge accepts the loss it warns of.
 	destroys := m.rel.inFamily(in.verb, "delete", 0.8)
+	// The gate is relative to the best action match: when no tool says it
+	// does what the goal asks, the reader still goes by what the tools
+	// say about the goal's object, unsure (at most unsureGate of the
+	// context's weight) rather than blind.
+	best := 0.0
+	for _, ti := range cands {
+		best = math.Max(best, actionMatch(&rd.tools[ti][lv], lit))
+	}
+	unsure := unsureGate * (1 - math.Min(best, 1))
 	for i, ti := range cands {
 		pos[ti] = i
 		v := &rd.views[ti][lv]
@@ -108,10 +121,10 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		p.Context = contextMatch(in, tm, lit)
 		gate := math.Max(a, 0)
 		confidence = math.Max(confidence, gate)
-		if a > 0 {
-			p.Words = a * (verbShare + (1-verbShare)*p.Context)
+		if a >= 0 {
+			p.Words = a*verbShare + (1-verbShare)*(a+unsure)*p.Context
 		} else {
-			p.Words = a
+			p.Words = a // an opposite or a denial wins nothing on shared words
 		}
 		// A reassurance makes a fitting tool safer; it does not make an
 		// unfitting one fit. A warning lowers any tool.
