@@ -87,3 +87,27 @@ func TestLapseGrowsWithAmbiguityAndKeepsTheTextEffect(t *testing.T) {
 		t.Errorf("a reader that saw no text slips at the full rate %.2f, got %.3f", lapseRate, s)
 	}
 }
+
+// A skimmer reads to a word budget, not one sentence: facts an emoji
+// layout spreads over short lines reach it, and a long first sentence is
+// still all it reads.
+func TestSkimmerReadsToAWordBudget(t *testing.T) {
+	skim := func(desc string) string {
+		tt := toolText{segs: readStructure(desc)}
+		var out []string
+		for _, i := range tt.skimmed(skimWords) {
+			out = append(out, tt.segs[i].text)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := skim("🚫 Discontinue an item\nThe item can no longer be sold.\n♻️ Its stock history is kept.\n💡 Reversible."); got != "The item can no longer be sold. Its stock history is kept." {
+		t.Errorf("short lines: skimmed %q", got)
+	}
+	long := "Discontinue an item: it can no longer be sold or reordered, but its stock history is kept. Reversible."
+	if got := skim(long); got != "Discontinue an item: it can no longer be sold or reordered, but its stock history is kept." {
+		t.Errorf("a long first sentence is all a skimmer reads: %q", got)
+	}
+	if got := FirstSentence("The item can no longer be sold.\nIts history is kept."); got != "The item can no longer be sold." {
+		t.Errorf("FirstSentence is still the sentence: %q", got)
+	}
+}
