@@ -111,3 +111,33 @@ func TestSkimmerReadsToAWordBudget(t *testing.T) {
 		t.Errorf("FirstSentence is still the sentence: %q", got)
 	}
 }
+
+// Placeholders joined by punctuation are one value to a reader: the dot of
+// "{{host}}.{{zone}}" is no sentence break that would cut the goal's verb
+// from its object.
+func TestJoinedPlaceholdersAreOneValue(t *testing.T) {
+	got := removePlaceholders("Take {{target.host}}.{{target.zone}} (record {{knows.id}}) offline")
+	if strings.Contains(got, ".") {
+		t.Errorf("removePlaceholders kept the joining dot: %q", got)
+	}
+	r := newRelater(nil)
+	ins := parseIntent(got, r.isAction, r)
+	if len(ins) != 1 || ins[0].verb == "record" {
+		t.Errorf("the goal's verb is not the record it names: %+v", ins)
+	}
+}
+
+// A phrasal verb's particle may follow its object: "bump the ticket up",
+// "take a name offline" — in a goal and in a tool's text alike.
+func TestSeparatedParticles(t *testing.T) {
+	r := newRelater(nil)
+	if ins := parseIntent("Bump ticket up to urgent priority", r.isAction, r); ins[0].verb != "bump up" {
+		t.Errorf("bump … up: verb %q", ins[0].verb)
+	}
+	if ins := parseIntent("Take the www record offline for a week", r.isAction, r); ins[0].verb != "take offlin" {
+		t.Errorf("take … offline: verb %q", ins[0].verb)
+	}
+	if ins := parseIntent("Delete the record and add a new one", r.isAction, r); ins[0].verb != key("delete") {
+		t.Errorf("no particle, no phrase: verb %q", ins[0].verb)
+	}
+}

@@ -204,13 +204,15 @@ func (r *relater) opposes(a, b string) bool {
 }
 
 // augment appends to seq the phrase keys it contains ("call off"), so
-// that a phrase matches as a whole while its words still match alone.
-// first lists the phrase keys that begin at seq's first word.
+// that a phrase matches as a whole while its words still match alone. A
+// verb and its particle may stand apart, around a short object ("bump the
+// ticket up", "take the record offline"). first lists the phrase keys that
+// begin at seq's first word.
 func (r *relater) augment(seq []string) (out []string, first []string) {
 	out = seq
 	for i := range seq {
 		for _, p := range r.phrases[seq[i]] {
-			if i+len(p.words) <= len(seq) && slices.Equal(seq[i:i+len(p.words)], p.words) {
+			if i+len(p.words) <= len(seq) && slices.Equal(seq[i:i+len(p.words)], p.words) || separated(seq, i, p.words) {
 				if !slices.Contains(out[len(seq):], p.key) {
 					if len(out) == len(seq) {
 						out = slices.Clip(out)
@@ -224,6 +226,28 @@ func (r *relater) augment(seq []string) (out []string, first []string) {
 		}
 	}
 	return out, first
+}
+
+// particles are the words a phrasal verb may carry after its object.
+var particles = stemSet("up", "down", "off", "out", "back", "over", "away", "offline", "online", "aside", "forward",
+	"through", "together", "apart")
+
+// maxObjectWords is how many words may stand between a verb and its
+// particle: "take {the www record} offline".
+const maxObjectWords = 2
+
+// separated reports whether the two-word phrasal verb words starts at
+// seq[i] with its particle after an object of at most maxObjectWords words.
+func separated(seq []string, i int, words []string) bool {
+	if len(words) != 2 || !particles[words[1]] {
+		return false
+	}
+	for j := i + 2; j < len(seq) && j <= i+1+maxObjectWords; j++ {
+		if seq[j] == words[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // generalRelation is one general-English relation of a word.
