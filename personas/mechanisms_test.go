@@ -141,3 +141,15 @@ func TestSeparatedParticles(t *testing.T) {
 		t.Errorf("no particle, no phrase: verb %q", ins[0].verb)
 	}
 }
+
+// A phrasal verb's particle says part of what it does: "take … offline"
+// is disabling, "bump … up" raising, though no tool says the phrase.
+func TestParticleSenses(t *testing.T) {
+	tools := []rtool{
+		{name: "update_item", kind: "custom", text: "Update an item."},
+		{name: "disable_item", kind: "custom", text: "Disable an item."},
+		{name: "raise_item", kind: "custom", text: "Raise an item's rank."},
+	}
+	prefers(t, "take offline is disabling", "Take item {{target.name}} offline for a week", tools, "", "careful", "disable_item", "update_item")
+	prefers(t, "bump up is raising", "Bump item {{target.name}} up in rank", tools, "", "careful", "raise_item", "update_item")
+}

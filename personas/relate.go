@@ -229,7 +229,9 @@ func (r *relater) augment(seq []string) (out []string, first []string) {
 }
 
 // particles are the words a phrasal verb may carry after its object.
-var particles = stemSet("up", "down", "off", "out", "back", "over", "away", "offline", "online", "aside", "forward",
+// "out" is left out: after an object it is mostly "out of" ("mark the
+// item as out of stock"), which the reader's stop words hide.
+var particles = stemSet("up", "down", "off", "back", "over", "away", "offline", "online", "aside", "forward",
 	"through", "together", "apart")
 
 // maxObjectWords is how many words may stand between a verb and its
