@@ -1,6 +1,7 @@
 package personas
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -152,4 +153,23 @@ func TestParticleSenses(t *testing.T) {
 	}
 	prefers(t, "take offline is disabling", "Take item {{target.name}} offline for a week", tools, "", "careful", "disable_item", "update_item")
 	prefers(t, "bump up is raising", "Bump item {{target.name}} up in rank", tools, "", "careful", "raise_item", "update_item")
+}
+
+// A phrasal verb written as one word is that phrase: "rollback_deploy"
+// rolls back, and a goal that says "roll back" finds it.
+func TestClosedCompoundsArePhrases(t *testing.T) {
+	r := newRelater(nil)
+	aug, first := r.augment(stems("rollback deploy"))
+	if !slices.Contains(aug, "roll back") || !slices.Contains(first, "roll back") {
+		t.Errorf("rollback: augment %q, first %q", aug, first)
+	}
+	tools := []rtool{
+		{name: "redeploy_service", kind: "custom", text: "Deploy a service again."},
+		{name: "rollback_service", kind: "custom", text: "Return a service to its previous release."},
+	}
+	literal := Builtin().Get("literal")
+	sc, m, g := readerScores(t, "Roll back the service {{target.name}}", tools, "", literal)
+	if c := m.Confidence(literal, g); c < 0.9 || pOf(sc, "rollback_service") <= pOf(sc, "redeploy_service") {
+		t.Errorf("roll back = rollback, even word for word: confidence %.2f, %+v", c, sc)
+	}
 }

@@ -240,6 +240,9 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 		v := view{name: name, words: append([]string(nil), name...), verb: verb}
 		if verb != "" {
 			v.verbs = append(v.verbs, verb)
+			if k, ok := r.compounds[verb]; ok {
+				v.verbs = append(v.verbs, k) // rollback_deploy rolls back
+			}
 		}
 		// A name that destroys ("purge_records") warns; one that restores
 		// is an action, not a reassurance.
