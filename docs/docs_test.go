@@ -4,9 +4,9 @@
 // that shows numbers is generated. Regenerate them all after a change that
 // moves a number (the reader model, a world, a renderer):
 //
-//	go test ./docs -run TestDocs -update
+//	go test ./docs -run TestDocs -update -v
 //
-// Without -update the test checks that every block is what herd prints now,
+// (-v lists each block it rewrote: read the prose around those.) Without -update the test checks that every block is what herd prints now,
 // and fails naming each stale block (doc and line) — CI keeps the docs true.
 //
 // A block is marked by the HTML comment right above its fence:

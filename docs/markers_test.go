@@ -44,8 +44,18 @@ var looksLikeMarker = regexp.MustCompile(`^<!--\s*(generate[ds]?|runs?)\b`)
 func parseDoc(name string, lines []string) ([]marker, []error) {
 	var ms []marker
 	var errs []error
+	inFence := false
 	for i := 0; i < len(lines); i++ {
-		l := strings.TrimSpace(lines[i])
+		// A marker starts at column 0, outside any fence: one quoted in an
+		// indented or fenced example is text.
+		if strings.HasPrefix(lines[i], "```") {
+			inFence = !inFence
+			continue
+		}
+		if inFence {
+			continue
+		}
+		l := strings.TrimRight(lines[i], " \t")
 		m := markerLine.FindStringSubmatch(l)
 		if m == nil {
 			if looksLikeMarker.MatchString(l) {
