@@ -6,8 +6,9 @@
 //
 //	go test ./docs -run TestDocs -update -v
 //
-// (-v lists each block it rewrote: read the prose around those.) Without -update the test checks that every block is what herd prints now,
-// and fails naming each stale block (doc and line) — CI keeps the docs true.
+// (-v lists each block it rewrote: read the prose around those.) Without
+// -update the test checks that every block is what herd prints now, and
+// fails naming each stale block (doc and line) — CI keeps the docs true.
 //
 // A block is marked by the HTML comment right above its fence:
 //
