@@ -168,6 +168,17 @@ func (t *Tool) Variants() []string { return t.variants }
 // Param returns the named parameter or nil.
 func (t *Tool) Param(name string) *Param { return t.byName[name] }
 
+// SearchParam is the free-text parameter a list tool declares with
+// "search:", nil when it has none. Its name is the author's ("member",
+// "q", "query"): a caller that fills searches must not guess it from the
+// name alone.
+func (t *Tool) SearchParam() *Param {
+	if t.search == nil {
+		return nil
+	}
+	return t.search.param
+}
+
 // Writes reports whether a successful call can change the world.
 func (t *Tool) Writes() bool { return t.Kind != KindGet && t.Kind != KindList }
 

@@ -65,12 +65,15 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 			a.tried.add(ti)
 		}
 		a.redirect, a.resume = -1, -1
+		a.calledHere = false
 		for a.stop == "" {
 			// An error message or a precondition may have said which tool
 			// to use next; otherwise the next-best by the reader model.
 			ti, redirected := a.takeRedirect()
 			if !redirected {
-				ti = a.c.acts[ai].sample(a.dice.choice.float(), a.tried.list())
+				// Past the first try of this action, only as far as the
+				// agent still believes in another tool (persevere.go).
+				ti = a.c.acts[ai].sampleNext(a.dice.choice.float(), a.tried.list(), a.calledHere)
 			}
 			if ti < 0 {
 				a.giveUp("no other tool fits")
@@ -170,6 +173,11 @@ type agent struct {
 	idemKey    string
 	idemAction int
 	stop       string // why the agent stopped; "" while it goes on
+	// calledHere: a tool was called for the current action (and did not
+	// do it). A tool the agent could not even use (no id to give it) says
+	// nothing about the others; one that was called and failed makes the
+	// agent weigh whether another still fits (persevere.go).
+	calledHere bool
 
 	// What the agent read after choosing (advice.go): its decisions about
 	// the advice it saw, the tool an error sent it to next (-1: none) and
@@ -235,6 +243,7 @@ func (a *agent) perform(ti int) bool {
 
 	a.action++
 	a.commits = 0
+	a.calledHere = true
 	res, ok, confirmed := a.callWithPolicy(StepAct, ti, target, scores)
 	if !ok {
 		return false

@@ -110,7 +110,7 @@ func (a *agent) listArgs(t *engine.Tool) map[string]any {
 	args := make(map[string]any, 2)
 	for _, p := range t.Params {
 		switch {
-		case a.query != "" && isQueryParam(p):
+		case a.query != "" && (isQueryParam(p) || p == t.SearchParam()):
 			q := a.query
 			if a.shortQuery {
 				q = shortForm(q)

@@ -2,6 +2,8 @@ package personas
 
 import (
 	"testing"
+
+	"github.com/herd-sh/herd/engine"
 )
 
 func TestFillsMatchKnowsToParams(t *testing.T) {
@@ -67,4 +69,66 @@ func TestHostileArgumentsCoverEveryKind(t *testing.T) {
 			t.Errorf("never sent %s: %v", k, seen)
 		}
 	}
+}
+
+// A list tool's declared search parameter is filled whatever its name: a
+// world that calls it "member" rather than "query" is searched all the
+// same (before, such a search went out empty and every look-up failed).
+func TestSearchParamIsFilledWhateverItsName(t *testing.T) {
+	const src = `
+world: searchparam
+version: 1
+seed: 3
+variants: [v, w]
+types:
+  loan:
+    count: 40
+    fields:
+      id:     {type: id, prefix: "ln_"}
+      member: {type: str, gen: person_name}
+      days:   {type: int, gen: uniform, min: 1, max: 9}
+tools:
+  list_loans:
+    kind: list
+    record: loan
+    descriptions: {v: "Find loans by part of the member's name.", w: "List loans."}
+    params:
+      member: {type: str, max: 200, description: "Part of the member's name."}
+    search: {param: member, fields: [member]}
+  renew_loan:
+    kind: update
+    record: loan
+    descriptions: {v: "Renew a loan: more days.", w: "Renew a loan."}
+    params:
+      id: {type: str, required: true}
+      days: {type: int}
+goals:
+  renew:
+    intent: "Renew the loan of {{target.member}}"
+    target: {record: loan}
+    knows: {member: target.member}
+    outcomes:
+      - {class: done, severity: ok, when: "changed_others == 0"}
+      - {class: other, severity: failed, when: "true"}
+`
+	w, err := engine.Parse("searchparam.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(t, w, "v")
+	base := seedBase(t, w)
+	p := Builtin().Get("careful")
+	out, err := m.Run(Episode{Base: base, Persona: p, Goal: w.Goal("renew"), Seed: 11, Trace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range out.Trace.Steps {
+		if st.Tool == "list_loans" {
+			if q, _ := st.Args["member"].(string); q == "" {
+				t.Fatalf("the search went out without the member's name: %+v", st)
+			}
+			return
+		}
+	}
+	t.Fatalf("no search was made: %+v", out.Trace.Steps)
 }

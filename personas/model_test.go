@@ -178,7 +178,7 @@ func TestWorkedExample(t *testing.T) {
 		}
 		sb.WriteString("\n")
 	}
-	sb.WriteString("\nWhere careful's scores come from (words = action × (0.5 + 0.5 × context); score = words + cues + mismatch + redirect + trust + promo + order):\n\n")
+	sb.WriteString("\nWhere careful's scores come from (words = 0.5 × action + 0.5 × (action + unsure) × context; score = words + cues + mismatch + redirect + trust + promo + order):\n\n")
 	sb.WriteString("| variant | tool | action | context | words | cues | mismatch | redirect | trust + promo + order | score |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, variant := range []string{"clear", "ambiguous"} {
 		for _, p := range models[variant].Explain(b.Get("careful"), g) {
