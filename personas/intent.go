@@ -3,6 +3,7 @@ package personas
 import (
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // A goal's intent is read as one or more actions: "Return the lamp I
@@ -20,6 +21,7 @@ type intentWord struct {
 // intent is one action an agent matches tools against.
 type intent struct {
 	verb     string       // the action asked for (a key: "delet", "call off")
+	senses   []string     // what the verb's particle says it does ("bump up": raise, increase), matched at particleWeight
 	words    []intentWord // context words, the verb excluded
 	total    float64      // the context words' weight
 	reads    bool         // the verb only asks to look something up
@@ -164,9 +166,25 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	return out
 }
 
+// particleSenses are the actions a phrasal verb's particle names by
+// itself: whatever "bump up", "jack up" or "ramp up" mean exactly, they
+// raise something; "take offline", "switch off" disable; "roll back",
+// "set back" restore.
+var particleSenses = map[string][]string{
+	key("up"):      {key("raise"), key("increase")},
+	key("down"):    {key("lower"), key("reduce")},
+	key("off"):     {key("disable"), key("stop")},
+	key("offline"): {key("disable")},
+	key("online"):  {key("enable")},
+	key("back"):    {key("restore"), key("undo")},
+}
+
 // newIntent weighs words for one action verb.
 func newIntent(words []string, verb string) intent {
 	in := intent{verb: verb, reads: readVerbs[verb], words: make([]intentWord, 0, len(words))}
+	if i := strings.LastIndexByte(verb, ' '); i > 0 {
+		in.senses = particleSenses[verb[i+1:]]
+	}
 	for _, w := range words {
 		in.preserve = in.preserve || preserveWords[w]
 		in.repeat = in.repeat || repeatWords[w]

@@ -420,6 +420,7 @@ func (gv *goalView) newChoice(m *Model, tr Traits) *choice {
 	c.acts = make([]dist, len(gv.actions))
 	for i, rd := range gv.readings {
 		c.acts[i] = m.newDist(rd, m.all, tr)
+		c.acts[i].lapse(lapseShare(c.acts[i].scores, m.informed(rd, m.all, c.level)), tr.Noise)
 		if i > 0 {
 			c.acts[i].covers = m.coverage(rd, m.all, tr)
 		}

@@ -1,6 +1,7 @@
 package personas
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -241,9 +242,16 @@ func nameWords(name string) string {
 	return b.String()
 }
 
+// joinedPlaceholders are placeholders joined by a little punctuation
+// ("{{host}}.{{zone}}", "{{user}}@{{domain}}").
+var joinedPlaceholders = regexp.MustCompile(`\}\}[^\s{}]{1,3}\{\{`)
+
 // removePlaceholders drops {{…}} from an intent template: placeholders are
 // names and values, not the words a reader matches tools against.
 func removePlaceholders(intent string) string {
+	// "{{target.host}}.{{target.zone}}" is one value to a reader (a host
+	// name), not two with a sentence break between them.
+	intent = joinedPlaceholders.ReplaceAllString(intent, "}}{{")
 	var b strings.Builder
 	for {
 		i := strings.Index(intent, "{{")

@@ -27,6 +27,7 @@ type view struct {
 	redirects []redirect
 	disagree  string   // how name, annotations and text disagree; "" when they agree
 	seen      []string // the sentences read, for explanations
+	textWords int      // content words read in the description (not the name, not parameter docs)
 }
 
 // redirect is a sentence of one tool's text that sends the reader to
@@ -163,11 +164,22 @@ type toolText struct {
 	segs []segment
 }
 
+// skimWords is a skimmer's word budget: it reads on into the next
+// informative sentence while it has seen fewer content words than this, so
+// a layout that spreads one sentence's facts over short lines shows a
+// skimmer as much as one long first sentence does. FirstSentence, which
+// names the sentence itself, reads on only past a single word.
+const (
+	skimWords          = 8
+	firstSentenceWords = 2
+)
+
 // skimmed returns the indices of the segments a reader of first sentences
-// sees: the first informative prose sentence — and the next too when the
-// first is a single word ("Delete.") — never boilerplate, titles or section
-// content.
-func (tt *toolText) skimmed() []int {
+// sees: the first informative prose sentence — and the next too while it
+// has seen fewer than budget content words ("Delete." / "The item can no
+// longer be sold." then "Its history is kept.") — never boilerplate, titles
+// or section content.
+func (tt *toolText) skimmed(budget int) []int {
 	var out []int
 	words := 0
 	for i := range tt.segs {
@@ -177,7 +189,7 @@ func (tt *toolText) skimmed() []int {
 		}
 		out = append(out, i)
 		words += len(stems(s.text))
-		if words >= 2 || len(out) == 2 {
+		if words >= budget || len(out) == 2 {
 			break
 		}
 	}
@@ -223,11 +235,14 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 	name, _ := nameOf(t, r)
 	verb := tn.verbs[self]
 	var out [3]view
-	skim := tt.skimmed()
+	skim := tt.skimmed(skimWords)
 	for lv := seeName; lv <= seeEverything; lv++ {
 		v := view{name: name, words: append([]string(nil), name...), verb: verb}
 		if verb != "" {
 			v.verbs = append(v.verbs, verb)
+			if k, ok := r.compounds[verb]; ok {
+				v.verbs = append(v.verbs, k) // rollback_deploy rolls back
+			}
 		}
 		// A name that destroys ("purge_records") warns; one that restores
 		// is an action, not a reassurance.
@@ -413,6 +428,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 			}
 		}
 	}
+	v.textWords += len(seq)
 	w := 1.0
 	if s.caps {
 		w = emphasis

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
@@ -415,7 +416,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) && o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
 	}
-	reached, err := swarm.Reach(ctx, spec, o.targetOptions())
+	reached, err := swarm.Reach(ctx, spec, o.targetOptions(), serve.StartLocalWorld)
 	if err != nil {
 		return flagErr(err)
 	}
