@@ -387,8 +387,17 @@ func TestShopHostileReportsDoubleRefunds(t *testing.T) {
 	if doubles == 0 || broken < doubles {
 		t.Fatalf("%d double_refund episodes, %d breaking refunds_within_total (%d classed as the invariant); want double refunds counted as themselves and in the invariants", doubles, broken, asInvariant)
 	}
-	// The double_refund row of the misuse map is not 0% in any renderer.
-	zero := regexp.MustCompile(`double_refund[^\n]*?\b0% \[`)
+	// A double_refund row of the misuse map shows a rate above 0% in
+	// every renderer (a line naming the class with a non-zero percentage).
+	nonZero := regexp.MustCompile(`(^|[^0-9.])(0\.[0-9]*[1-9]|[1-9])[0-9.]*%`)
+	reports := func(text string) bool {
+		for _, line := range strings.Split(text, "\n") {
+			if strings.Contains(line, "double_refund") && nonZero.MatchString(line) {
+				return true
+			}
+		}
+		return false
+	}
 	rendered := map[string]string{"terminal": out}
 	for _, f := range []string{"run.md", "run.html", "run.xml"} {
 		b, err := os.ReadFile(p(f))
@@ -398,7 +407,7 @@ func TestShopHostileReportsDoubleRefunds(t *testing.T) {
 		rendered[f] = string(b)
 	}
 	for name, text := range rendered {
-		if !strings.Contains(text, "double_refund") || zero.MatchString(text) {
+		if !reports(text) {
 			t.Errorf("%s does not report the double refunds as double_refund", name)
 		}
 		if name != "run.xml" && !strings.Contains(text, "refunds_within_total") {
