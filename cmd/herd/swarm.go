@@ -17,10 +17,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/herd-sh/herd/engine"
-	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
+	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/swarm/otlp"
 	"github.com/herd-sh/herd/swarm/target"
