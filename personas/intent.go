@@ -114,8 +114,17 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		for i, w := range ws {
 			if _, first := r.augment(ws[i:]); len(first) > 0 {
 				// "take down" is an action; "go ahead" is a light verb's
-				// phrase unless an API lexicon knows it.
-				if k := first[0]; isAction(k) && (!lightVerbs[w] || strong(k)) {
+				// phrase unless an API lexicon knows it. The longest
+				// phrase that is an action wins: "hang on to", else
+				// "hang on".
+				k := ""
+				for _, f := range first {
+					if isAction(f) && (!lightVerbs[w] || strong(f)) {
+						k = f
+						break
+					}
+				}
+				if k != "" {
 					if !slices.Contains(verbs, k) {
 						verbs = append(verbs, k)
 					}

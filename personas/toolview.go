@@ -299,6 +299,15 @@ func nameVerb(name []string, firstRaw string, r *relater) string {
 		return ""
 	}
 	first := name[0]
+	if len(name) > 1 && extendsVerb(name, 1) {
+		// check_in_loan checks a loan in; it does not look at one.
+		if len(name) > 2 && extendsVerb(name, 2) && r.isAction(name[2]) {
+			return name[2]
+		}
+		if r.isAction(name[1]) {
+			return name[1]
+		}
+	}
 	if r.isActionWord(first) {
 		return first
 	}
