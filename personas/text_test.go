@@ -165,3 +165,13 @@ func TestPhrasalVerbsWithStopParticles(t *testing.T) {
 		t.Errorf("check_in_loan's verb is %q, want check in", v)
 	}
 }
+
+// The kind of a value a goal writes into its sentence is context: "to
+// {{knows.slot}}" says the tool must take a slot; ids and "given" say
+// nothing.
+func TestKnownValueWords(t *testing.T) {
+	got := knownValueWords("Move {{target.title}} (event {{knows.id}}) to {{knows.slot_given}}, email {{knows.new_email}}")
+	if want := stems("slot email"); !reflect.DeepEqual(got, want) {
+		t.Errorf("knownValueWords = %q, want %q", got, want)
+	}
+}
