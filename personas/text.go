@@ -114,6 +114,11 @@ func tokenize(text string, tools map[string]int) []token {
 			out, fieldOf = phrasal(out, fieldOf, pronoun, f, particle, fl.clauseEnd)
 			continue
 		} else {
+			if raw == "out" && fl.clauseEnd {
+				// "Log the user out.": "out" ends the clause, so it is
+				// the verb's particle, not "out of".
+				out, fieldOf = phrasal(out, fieldOf, pronoun, f, "out", true)
+			}
 			out = appendWords(out, raw)
 		}
 		for range len(out) - n {
@@ -180,7 +185,7 @@ var phrasalKeys = sync.OnceValue(func() map[string]bool {
 			return
 		}
 		for _, w := range ws[1:] {
-			if _, ok := stopParticles[w]; !ok {
+			if _, ok := stopParticles[w]; !ok && w != "out" {
 				return
 			}
 		}
@@ -199,6 +204,17 @@ var phrasalKeys = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// adjacentTo reports whether token k's field stands right before field f,
+// or only pronouns stand between them.
+func adjacentTo(fieldOf []int, pronoun []bool, k, f int) bool {
+	for g := fieldOf[k] + 1; g < f; g++ {
+		if !pronoun[g] {
+			return false
+		}
+	}
+	return true
+}
+
 // phrasal reads a stop-word particle at field f: when it makes a phrasal
 // verb with the verb before it — next to it or across a pronoun ("log in",
 // "switch it on"), or across a short object when the particle ends the
@@ -211,14 +227,7 @@ func phrasal(out []token, fieldOf []int, pronoun []bool, f int, particle string,
 		return out, fieldOf
 	}
 	last := len(out) - 1
-	adjacent := func(k int) bool {
-		for g := fieldOf[k] + 1; g < f; g++ {
-			if !pronoun[g] {
-				return false
-			}
-		}
-		return true
-	}
+	adjacent := func(k int) bool { return adjacentTo(fieldOf, pronoun, k, f) }
 	insert := func(at int, key string) ([]token, []int) {
 		out = slices.Insert(out, at, token{word: key, tool: -1, phrase: true})
 		fieldOf = slices.Insert(fieldOf, at, f) // a later particle extends it from here
@@ -231,10 +240,10 @@ func phrasal(out []token, fieldOf []int, pronoun []bool, f int, particle string,
 		}
 		return out, fieldOf
 	}
-	if particle != "on" && particle != "in" {
+	if particle != "on" && particle != "in" && particle != "out" {
 		return out, fieldOf
 	}
-	if t := out[last]; t.tool < 0 && adjacent(last) {
+	if t := out[last]; t.tool < 0 && adjacent(last) && particle != "out" {
 		if k := t.word + " " + particle; keys[k] {
 			return insert(last+1, k)
 		}

@@ -156,6 +156,10 @@ func TestPhrasalVerbsWithStopParticles(t *testing.T) {
 		{"Log the user in", "log in"},
 		{"Switch the alarm on", "switch on"},
 		{"Add the user to the group", "add"},
+		{"Log the user out", "log out"},
+		{"Check the book out.", "check out"},
+		{"Mark the item as out of stock", "mark"},
+		{"Opt the user out of emails", "opt"},
 	} {
 		if got := parseIntent(tc.intent, isAction, r)[0].verb; got != tc.verb {
 			t.Errorf("%q: verb %q, want %q", tc.intent, got, tc.verb)
