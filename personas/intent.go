@@ -114,8 +114,17 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		for i, w := range ws {
 			if _, first := r.augment(ws[i:]); len(first) > 0 {
 				// "take down" is an action; "go ahead" is a light verb's
-				// phrase unless an API lexicon knows it.
-				if k := first[0]; isAction(k) && (!lightVerbs[w] || strong(k)) {
+				// phrase unless an API lexicon knows it. The longest
+				// phrase that is an action wins: "hang on to", else
+				// "hang on".
+				k := ""
+				for _, f := range first {
+					if isAction(f) && (!lightVerbs[w] || strong(f)) {
+						k = f
+						break
+					}
+				}
+				if k != "" {
 					if !slices.Contains(verbs, k) {
 						verbs = append(verbs, k)
 					}
@@ -199,6 +208,43 @@ func newIntent(words []string, verb string) intent {
 		in.total += wt
 	}
 	return in
+}
+
+// knownPlaceholder is a value the goal names ("to {{knows.slot}}").
+var knownPlaceholder = regexp.MustCompile(`\{\{\s*knows\.([A-Za-z0-9_]+)\s*\}\}`)
+
+// placeholderNoise are words of a knows key that say nothing about the
+// value's kind: a person reading "to Thu 15:00" sees a time, not that it
+// was given.
+var placeholderNoise = stemSet("id", "given", "new", "value", "target", "old", "the")
+
+// knownValueWords are the words of the knows keys an intent writes into
+// its sentence ("Move it to {{knows.slot}}" → slot). A person reading the
+// filled-in sentence sees a time, an email address, a priority, and knows
+// the tool must take one; a reader of the template sees nothing there.
+// Ids and names say nothing of the kind.
+func knownValueWords(intent string) []string {
+	var out []string
+	for _, mt := range knownPlaceholder.FindAllStringSubmatch(intent, -1) {
+		for _, w := range stems(nameWords(mt[1])) {
+			if !placeholderNoise[w] && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// addContext adds words the goal's sentence implies as context, at the
+// weight of a word it says.
+func (in *intent) addContext(words []string) {
+	for _, w := range words {
+		if w == in.verb || containsWord(in.verb, w) || constraintWords[w] || slices.ContainsFunc(in.words, func(iw intentWord) bool { return iw.stem == w }) {
+			continue
+		}
+		in.words = append(in.words, intentWord{stem: w, weight: 1})
+		in.total++
+	}
 }
 
 // containsWord reports whether phrase key k has w as one of its words.

@@ -446,3 +446,33 @@ func TestReaderWordsAboutOtherTools(t *testing.T) {
 		t.Errorf("update_ticket does not close tickets: action %.2f", a)
 	}
 }
+
+// A negation scopes over its own verb, not over a tool named after it: "an
+// order that has not shipped with cancel_order" sends the reader to
+// cancel_order; "do not use X" and "instead of calling X" send it away.
+func TestReaderRedirectNegationScope(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		away bool
+	}{
+		{"Return a delivered order. Orders that have not been delivered cannot be returned; cancel an order that has not shipped with cancel_order.", false},
+		{"Return a delivered order. Cancel one that was never shipped using cancel_order.", false},
+		{"Return a delivered order. Do not use cancel_order for delivered orders.", true},
+		{"Return a delivered order instead of calling cancel_order.", true},
+		{"Return a delivered order, not cancel_order.", true},
+	} {
+		tools := []rtool{
+			{name: "return_order", kind: "custom", text: tc.text},
+			{name: "cancel_order", kind: "custom", text: "Cancel an order."},
+		}
+		w, _ := readerWorld(t, "Cancel the order {{target.name}}", tools, "")
+		m, err := NewModel(w, "v")
+		if err != nil {
+			t.Fatal(err)
+		}
+		reds := m.views[0][seeEverything].redirects
+		if len(reds) != 1 || reds[0].other != 1 || reds[0].away != tc.away {
+			t.Errorf("%q: redirects %+v, want one about cancel_order with away=%v", tc.text, reds, tc.away)
+		}
+	}
+}

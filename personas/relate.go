@@ -221,6 +221,14 @@ func (r *relater) opposes(a, b string) bool {
 // begin at seq's first word.
 func (r *relater) augment(seq []string) (out []string, first []string) {
 	out = seq
+	// "log in", "hang on to": the tokenizer put a phrasal verb whose
+	// particle is a stop word right after its verb; the longest comes
+	// first.
+	for j := min(len(seq)-1, 2); j >= 1; j-- {
+		if extendsVerb(seq, j) {
+			first = append(first, seq[j])
+		}
+	}
 	for i := range seq {
 		// "rollback_deploy", "Shutdown the server": a phrasal verb
 		// written as one word is that phrase.
@@ -248,6 +256,20 @@ func (r *relater) augment(seq []string) (out []string, first []string) {
 		}
 	}
 	return out, first
+}
+
+// extendsVerb reports whether seq[j] is a phrasal verb's key the
+// tokenizer put after seq[0], its verb ("log" "log in" "log in to").
+func extendsVerb(seq []string, j int) bool {
+	if !phrasalKeys()[seq[j]] || !strings.HasPrefix(seq[j], seq[0]+" ") {
+		return false
+	}
+	for k := 1; k < j; k++ {
+		if !strings.HasPrefix(seq[k], seq[0]+" ") {
+			return false
+		}
+	}
+	return true
 }
 
 // particles are the words a phrasal verb may carry after its object.
