@@ -30,6 +30,10 @@ type Options struct {
 	// cap. It sizes the HTTP client's idle pool (so connections are reused,
 	// not left in TIME-WAIT by the thousand).
 	MaxConns int
+	// MaxResponseBytes bounds one answer over HTTP: a JSON response body,
+	// or one event of an SSE stream (0: DefaultMaxResponseBytes). A call
+	// whose answer is larger fails as a transport error.
+	MaxResponseBytes int64
 }
 
 func newClient() *mcp.Client {
@@ -52,9 +56,13 @@ func NewHTTPClient(opts Options) *http.Client {
 		IdleConnTimeout:       90 * time.Second,
 		ResponseHeaderTimeout: 0, // per-call timeouts come from contexts
 	}
-	var rt http.RoundTripper = tr
+	limit := opts.MaxResponseBytes
+	if limit <= 0 {
+		limit = DefaultMaxResponseBytes
+	}
+	var rt http.RoundTripper = limitBodies{next: tr, max: limit}
 	if opts.Token != "" {
-		rt = bearer{next: tr, value: "Bearer " + opts.Token}
+		rt = bearer{next: rt, value: "Bearer " + opts.Token}
 	}
 	allow := opts.AllowHosts
 	return &http.Client{
