@@ -20,8 +20,11 @@ func TestManyLookAlikeToolsLintFast(t *testing.T) {
 	r := LintTools(tools, Options{World: "many", Variant: "clear"})
 	took := time.Since(start)
 	t.Logf("4,000 tools linted in %s", took.Round(time.Millisecond))
-	if took > 10*time.Second {
-		t.Errorf("linting 4,000 tools took %s, want under 10 s", took)
+	// About 6 s on a shared 2-core machine; 310 s before. The bound is
+	// loose so that a loaded CI runner does not fail it, tight enough that
+	// the quadratic re-tokenizing cannot come back unnoticed.
+	if took > 30*time.Second {
+		t.Errorf("linting 4,000 tools took %s, want well under 30 s", took)
 	}
 	per := map[string]int{}
 	more := 0
