@@ -283,6 +283,10 @@ type program struct {
 	// tracked: evaluated with a runtime cost limit; false when the static
 	// worst case is already within it.
 	tracked bool
+	// maxCost is the static worst case of an untracked program: what one
+	// evaluation is charged to a loadMeter, which cannot read its actual
+	// cost.
+	maxCost uint64
 }
 
 // sizeBounds tells cel-go's static cost estimator how big the values an
@@ -357,9 +361,9 @@ func (e *celEnv) compile(x Expr, want *types.Type, vars ...variable) (*program, 
 	// size bounds below, is within the limit cannot exceed it, so it runs
 	// untracked; anything over unbounded data (records.T) stays tracked.
 	opts2 := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
-	tracked := true
+	tracked, maxCost := true, uint64(0)
 	if est, err := env.EstimateCost(ast, sizeBounds{}); err == nil && est.Max <= costLimit {
-		tracked = false
+		tracked, maxCost = false, est.Max
 	} else {
 		opts2 = append(opts2, cel.CostLimit(costLimit))
 	}
@@ -367,7 +371,7 @@ func (e *celEnv) compile(x Expr, want *types.Type, vars ...variable) (*program, 
 	if err != nil {
 		return nil, &decodeError{Pos: x.Pos, Msg: "CEL: " + oneLine(err.Error())}
 	}
-	return &program{src: x.Src, pos: x.Pos, prg: prg, tracked: tracked}, nil
+	return &program{src: x.Src, pos: x.Pos, prg: prg, tracked: tracked, maxCost: maxCost}, nil
 }
 
 // fieldHint lists the fields of the record-typed names in scope, for an
@@ -433,14 +437,50 @@ func friendlyCEL(msg string) string {
 
 // eval runs the program against an activation.
 func (p *program) eval(act *activation) (ref.Val, error) {
-	v, _, err := p.prg.Eval(act)
+	v, _, err := p.evalDetails(act)
+	return v, err
+}
+
+// evalMetered runs the program and charges what it cost to m.
+func (p *program) evalMetered(act *activation, m *loadMeter) (ref.Val, error) {
+	v, cost, err := p.evalDetails(act)
+	// A budget blown inside the evaluation (records listed) is the error
+	// to report, whatever CEL made of it.
+	if merr := m.charge(cost); merr != nil {
+		return nil, merr
+	}
 	if err != nil {
-		if strings.Contains(err.Error(), "cost limit exceeded") {
-			return nil, fmt.Errorf("%w (%d units): %s", ErrCostExceeded, costLimit, p.src)
-		}
-		return nil, fmt.Errorf("rule %q: %v", p.src, err)
+		return nil, err
 	}
 	return v, nil
+}
+
+// evalBoolMetered is evalBool charged to m.
+func (p *program) evalBoolMetered(act *activation, m *loadMeter) (bool, error) {
+	v, err := p.evalMetered(act, m)
+	if err != nil {
+		return false, err
+	}
+	return toBool(p, v)
+}
+
+// evalDetails runs the program and says what it cost: the actual cost of
+// a tracked program, the static worst case of an untracked one.
+func (p *program) evalDetails(act *activation) (ref.Val, uint64, error) {
+	v, det, err := p.prg.Eval(act)
+	cost := p.maxCost
+	if det != nil {
+		if c := det.ActualCost(); c != nil {
+			cost = *c
+		}
+	}
+	if err != nil {
+		if strings.Contains(err.Error(), "cost limit exceeded") {
+			return nil, costLimit, fmt.Errorf("%w (%d units): %s", ErrCostExceeded, costLimit, p.src)
+		}
+		return nil, cost, fmt.Errorf("rule %q: %v", p.src, err)
+	}
+	return v, cost, nil
 }
 
 // evalBool runs a boolean program.
@@ -449,6 +489,10 @@ func (p *program) evalBool(act *activation) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	return toBool(p, v)
+}
+
+func toBool(p *program, v ref.Val) (bool, error) {
 	b, ok := v.(types.Bool)
 	if !ok {
 		return false, fmt.Errorf("rule %q: result is %s, not bool", p.src, v.Type().TypeName())
@@ -544,6 +588,9 @@ func (a *argValues) Value() any              { return a }
 // recordsView exposes a session's current records to rules ("records.T").
 type recordsView struct {
 	s *Session
+	// meter, while seeding, is charged for every record a rule lists:
+	// building the list is work CEL's own cost does not see.
+	meter *loadMeter
 }
 
 func (v *recordsView) ConvertToNative(reflect.Type) (any, error) { return nil, errNoConversion }
@@ -556,6 +603,11 @@ func (v *recordsView) Value() any              { return v }
 
 func (v *recordsView) list(typeIndex int) ref.Val {
 	recs := v.s.List(v.s.base.world.Types[typeIndex])
+	if v.meter != nil {
+		if err := v.meter.listed(len(recs)); err != nil {
+			return types.NewErr("%s", err.Error())
+		}
+	}
 	vals := make([]ref.Val, len(recs))
 	for i, r := range recs {
 		vals[i] = r

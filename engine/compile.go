@@ -122,6 +122,7 @@ func (c *compiler) compile() *World {
 	c.compileInvariants()
 	c.compileFaults()
 	c.compileGoals()
+	c.checkSeedBudget()
 	c.compileLexicon()
 	c.collectErrorCodes()
 	return w

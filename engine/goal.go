@@ -10,12 +10,12 @@ import (
 )
 
 // findCandidates lists the seeded records a goal may target.
-func (g *Goal) findCandidates(b *Base) ([]*Record, error) {
+func (g *Goal) findCandidates(b *Base, m *loadMeter) ([]*Record, error) {
 	var out []*Record
 	act := &activation{now: types.Timestamp{Time: b.world.Epoch}}
 	for _, r := range b.recs[g.Target.index] {
 		act.r = r
-		ok, err := g.where.evalBool(act)
+		ok, err := g.where.evalBoolMetered(act, m)
 		if err != nil {
 			return nil, &Problem{Pos: g.where.pos, Msg: fmt.Sprintf("goal %s: target where on seeded %s %s: %v", g.Name, g.Target.Name, r.id, loadRuleErr(err))}
 		}
@@ -336,13 +336,14 @@ func (s *Session) CheckInvariants() ([]Violation, error) {
 }
 
 // checkInvariants checks every invariant on every seeded record.
-func (b *Base) checkInvariants() error {
+func (b *Base) checkInvariants(m *loadMeter) error {
 	w := b.world
 	s := b.NewSession(0, nil)
+	s.recView.meter = m
 	act := &activation{now: types.Timestamp{Time: w.Epoch}, records: &s.recView}
 	for _, inv := range w.Invariants {
 		if inv.Each == nil {
-			ok, err := inv.expr.evalBool(act)
+			ok, err := inv.expr.evalBoolMetered(act, m)
 			if err != nil {
 				return &Problem{Pos: inv.expr.pos, Msg: fmt.Sprintf("invariant %s: %v", inv.Name, loadRuleErr(err))}
 			}
@@ -353,7 +354,7 @@ func (b *Base) checkInvariants() error {
 		}
 		for _, r := range b.recs[inv.Each.index] {
 			act.r = r
-			ok, err := inv.expr.evalBool(act)
+			ok, err := inv.expr.evalBoolMetered(act, m)
 			if err != nil {
 				return &Problem{Pos: inv.expr.pos, Msg: fmt.Sprintf("invariant %s on seeded %s %s: %v", inv.Name, inv.Each.Name, r.id, loadRuleErr(err))}
 			}

@@ -5,11 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/herd-sh/herd/internal/yamlpos"
+
+	"github.com/herd-sh/herd/internal/boundedio"
 )
 
 // LoadError lists every problem found in a world file, each as
@@ -47,7 +48,9 @@ const maxWorldFile = 4 << 20
 
 // LoadFile reads and compiles a world file.
 func LoadFile(path string) (*World, error) {
-	data, err := os.ReadFile(path)
+	// A regular file of at most maxWorldFile bytes: /dev/zero or a FIFO
+	// given as a world is refused, not read until memory runs out.
+	data, err := boundedio.ReadFile(path, maxWorldFile)
 	if err != nil {
 		return nil, fmt.Errorf("world %s: %w", path, err)
 	}

@@ -38,7 +38,10 @@ func (w *World) Seed(seed uint64) (*Base, error) {
 		b.recs[t.index] = recs
 		b.index[t.index] = idx
 	}
-	if err := b.checkInvariants(); err != nil {
+	// One meter for every check seeding does, so that many cheap checks
+	// cannot add up to minutes.
+	m := newLoadMeter()
+	if err := b.checkInvariants(m); err != nil {
 		return nil, err
 	}
 	b.search = make([]*searchBlob, len(w.Tools))
@@ -54,7 +57,7 @@ func (w *World) Seed(seed uint64) (*Base, error) {
 	}
 	b.candidates = make([][]*Record, len(w.Goals))
 	for i, g := range w.Goals {
-		c, err := g.findCandidates(b)
+		c, err := g.findCandidates(b, m)
 		if err != nil {
 			return nil, err
 		}

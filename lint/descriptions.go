@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/herd-sh/herd/engine"
+
+	"github.com/herd-sh/herd/internal/boundedio"
 )
 
 // A descriptions file holds a user's own wordings of a world's tools, to
@@ -66,7 +67,7 @@ type NewVariant struct {
 
 // ReadDescriptions reads a descriptions file for world w.
 func ReadDescriptions(path string, w *engine.World) (*Descriptions, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedio.ReadFile(path, maxDescriptionsFile)
 	if err != nil {
 		return nil, fmt.Errorf("descriptions %s: %w", path, err)
 	}

@@ -1,13 +1,44 @@
 package lint
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // nearIdentical is the token Jaccard index from which two descriptions
 // read as the same to an agent.
 const nearIdentical = 0.8
+
+// maxTwinsNamed is how many same or near-same tools a finding names for
+// one tool; the others are counted in one more finding.
+const maxTwinsNamed = 3
+
+// twin is another tool whose description reads like this one's.
+type twin struct {
+	u    *Tool
+	j    float64 // Jaccard index of the content stems
+	same bool    // the same words altogether
+}
+
+// sortedJaccard is the Jaccard index of two sorted, duplicate-free sets.
+func sortedJaccard(a, b []int32) float64 {
+	inter, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			inter++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
 
 // Confusion is a pair of tools a reader model found an agent likely to
 // mix up on one goal: Tool, a write whose choice would do harm, is about
@@ -35,26 +66,59 @@ type Confusion struct {
 func checkDisambiguation(ts *toolSet, t *Tool) (float64, []Finding) {
 	score := 100.0
 	var fs []Finding
-	mine := ts.content[t.Name]
+	// Every other tool is compared, but through what newToolSet computed
+	// once per tool; and only the closest few twins are named, the rest
+	// counted, so a world of thousands of look-alike tools stays linear in
+	// its findings.
+	mine, myNorm := ts.stems[t.Name], ts.norm[t.Name]
+	var twins []twin
 	for i := range ts.tools {
 		u := &ts.tools[i]
-		theirs := ts.content[u.Name]
+		theirs := ts.stems[u.Name]
 		if u.Name == t.Name || len(mine) == 0 || len(theirs) == 0 {
 			continue
 		}
-		if normalized(t.Description) == normalized(u.Description) {
+		if myNorm == ts.norm[u.Name] {
+			twins = append(twins, twin{u, 1, true})
+			continue
+		}
+		// Jaccard ≥ nearIdentical needs sizes within that ratio.
+		if float64(min(len(mine), len(theirs))) < nearIdentical*float64(max(len(mine), len(theirs))) {
+			continue
+		}
+		if j := sortedJaccard(mine, theirs); j >= nearIdentical {
+			twins = append(twins, twin{u, j, false})
+		}
+	}
+	slices.SortStableFunc(twins, func(a, b twin) int {
+		if a.same != b.same {
+			if a.same {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.j, a.j)
+	})
+	for k, tw := range twins {
+		u := tw.u
+		if k == maxTwinsNamed {
+			rest := len(twins) - k
+			fs = append(fs, ts.finding(t, DimDisambiguation, LevelWarning,
+				fmt.Sprintf("and %d more tools read the same or nearly the same", rest),
+				"Give each tool a description that says what it alone does."))
+			break
+		}
+		if tw.same {
 			score = min(score, 10)
 			fs = append(fs, ts.finding(t, DimDisambiguation, LevelError,
 				fmt.Sprintf("has the same description as %s: an agent cannot tell them apart", u.Name),
 				fmt.Sprintf("Say what %s does that %s does not: what each changes and when to use which.", t.Name, u.Name)))
 			continue
 		}
-		if j := jaccard(mine, theirs); j >= nearIdentical {
-			score = min(score, 40)
-			fs = append(fs, ts.finding(t, DimDisambiguation, LevelWarning,
-				fmt.Sprintf("description is nearly the same as %s's (%.0f%% of words shared)", u.Name, 100*j),
-				fmt.Sprintf("Say what %s does that %s does not: what each changes and when to use which.", t.Name, u.Name)))
-		}
+		score = min(score, 40)
+		fs = append(fs, ts.finding(t, DimDisambiguation, LevelWarning,
+			fmt.Sprintf("description is nearly the same as %s's (%.0f%% of words shared)", u.Name, 100*tw.j),
+			fmt.Sprintf("Say what %s does that %s does not: what each changes and when to use which.", t.Name, u.Name)))
 	}
 	for _, c := range ts.opts.Confusions {
 		switch t.Name {

@@ -11,6 +11,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/herd-sh/herd/internal/safetext"
 )
 
 // Document is what herd lint prints: one report per variant linted.
@@ -74,7 +76,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	c := d.Counts()
 	mw.printf("%s across %s%s.\n\n", c, variantList(d), descriptionsNote(d))
 	for _, n := range notes(d) {
-		mw.printf("> note: %s\n\n", mdEscape(n))
+		mw.printf("> note: %s\n\n", n)
 	}
 	mw.printf("### Scores (0–100)\n\n")
 	mw.table(variantHeader("DIMENSION", d), scoreRows(d), numericColumns(len(d.Reports)))
@@ -85,7 +87,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 		mw.printf("\n### Findings\n\n")
 		rows := make([][]string, len(fs))
 		for i, f := range fs {
-			rows[i] = []string{f.Level, f.Variant, "`" + f.Tool + "`", f.Dimension, mdEscape(f.Message), mdEscape(f.Fix)}
+			rows[i] = []string{f.Level, f.Variant, "`" + f.Tool + "`", f.Dimension, f.Message, f.Fix}
 		}
 		mw.table([]string{"Level", "Variant", "Tool", "Dimension", "Finding", "Fix"}, rows, nil)
 	}
@@ -232,12 +234,6 @@ func sortedFindings(d *Document) []Finding {
 	return fs
 }
 
-// mdEscape keeps a cell's text from breaking a Markdown table row.
-func mdEscape(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
-}
-
 // textWriter keeps the first write error, so the renderers read straight.
 type textWriter struct {
 	w        io.Writer
@@ -246,11 +242,32 @@ type textWriter struct {
 	err      error
 }
 
+// printf writes formatted text; every string argument is escaped for the
+// output (safe), since tool names, messages and paths come from a world
+// file or a server a pull request may control. The format is lint's own.
 func (t *textWriter) printf(format string, args ...any) {
-	if t.err == nil {
-		_, t.err = fmt.Fprintf(t.w, format, args...)
+	if t.err != nil {
+		return
 	}
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = t.safe(s, 1000)
+		}
+	}
+	_, t.err = fmt.Fprintf(t.w, format, args...)
 }
+
+// safe is s made inert for the output: inline Markdown, or a terminal's
+// text with control characters shown as \uXXXX; at most maxRunes runes.
+func (t *textWriter) safe(s string, maxRunes int) string {
+	if t.markdown {
+		return safetext.Markdown(s, maxRunes)
+	}
+	return safetext.Terminal(s, maxRunes)
+}
+
+// cellRunes bounds one table cell.
+const cellRunes = 400
 
 // options are a table's drawing options: columns left-aligned but for the
 // numeric ones listed in right.
@@ -299,19 +316,26 @@ func (t *textWriter) render(header []string, rows [][]string, opts []tablewriter
 		return
 	}
 	tbl := tablewriter.NewTable(t.w, opts...)
-	tbl.Header(toAny(header)...)
+	tbl.Header(t.cells(header)...)
 	for _, r := range rows {
-		if t.err = tbl.Append(toAny(r)...); t.err != nil {
+		if t.err = tbl.Append(t.cells(r)...); t.err != nil {
 			return
 		}
 	}
 	t.err = tbl.Render()
 }
 
-func toAny(ss []string) []any {
+// cells is a row as tablewriter takes it, each cell made safe. In
+// Markdown a cell written as one code span (`name`) stays one, its inside
+// made safe for a code span.
+func (t *textWriter) cells(ss []string) []any {
 	out := make([]any, len(ss))
 	for i, s := range ss {
-		out[i] = s
+		if t.markdown && len(s) >= 2 && s[0] == '`' && s[len(s)-1] == '`' {
+			out[i] = "`" + safetext.Code(s[1:len(s)-1], cellRunes) + "`"
+			continue
+		}
+		out[i] = t.safe(s, cellRunes)
 	}
 	return out
 }

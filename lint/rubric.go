@@ -23,14 +23,35 @@ type toolSet struct {
 	byName  map[string]*Tool
 	opts    Options
 	content map[string][]string // tool → content stems of its description
+	// Computed once per tool, so that comparing every tool with every
+	// other costs a merge of two short sorted slices, not a tokenizing:
+	norm  map[string]string  // tool → its description's words, joined
+	stems map[string][]int32 // tool → its content stems as sorted ids
 }
 
 func newToolSet(tools []Tool, opts Options) *toolSet {
-	ts := &toolSet{tools: tools, byName: make(map[string]*Tool, len(tools)), opts: opts, content: map[string][]string{}}
+	ts := &toolSet{tools: tools, byName: make(map[string]*Tool, len(tools)), opts: opts, content: map[string][]string{},
+		norm: make(map[string]string, len(tools)), stems: make(map[string][]int32, len(tools))}
+	ids := map[string]int32{}
 	for i := range ts.tools {
 		t := &ts.tools[i]
 		ts.byName[t.Name] = t
-		ts.content[t.Name] = contentStems(t.Description)
+		content := contentStems(t.Description)
+		ts.content[t.Name] = content
+		ts.norm[t.Name] = normalized(t.Description)
+		set := make([]int32, 0, len(content))
+		for _, w := range content {
+			id, ok := ids[w]
+			if !ok {
+				id = int32(len(ids))
+				ids[w] = id
+			}
+			set = append(set, id)
+		}
+		slices.Sort(set)
+		ts.stems[t.Name] = slices.Compact(set)
+		t.byNature, t.byNatureKnown = t.readDestructiveByNature(), true
+		t.wordSet = setOf(words(t.Description)...)
 	}
 	return ts
 }
@@ -67,6 +88,9 @@ func (ts *toolSet) onRecord(t *Tool) []*Tool {
 
 // mentions reports whether t's description names the tool called name.
 func mentions(t *Tool, name string) bool {
+	if t.wordSet != nil {
+		return t.wordSet[name]
+	}
 	return slices.Contains(words(t.Description), name)
 }
 

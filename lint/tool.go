@@ -28,6 +28,14 @@ type Tool struct {
 	// IdempotencyKey is the param that makes a repeated call safe, "" when
 	// there is none.
 	IdempotencyKey string
+
+	// byNature caches destructiveByNature once a toolSet computed it: the
+	// checks ask it of every sibling of every tool, and reading the first
+	// sentence each time made lint quadratic in tokenizing.
+	byNature, byNatureKnown bool
+	// wordSet caches the description's words (mentions asks of each tool
+	// whether it names each of its siblings).
+	wordSet map[string]bool
 }
 
 // Param is one input parameter of a tool.
@@ -138,6 +146,13 @@ func (t *Tool) family() string {
 // permanently."). Only the first sentence counts: a later one may be
 // warning about a sibling ("not delete_contact, which erases it for good").
 func (t *Tool) destructiveByNature() bool {
+	if t.byNatureKnown {
+		return t.byNature
+	}
+	return t.readDestructiveByNature()
+}
+
+func (t *Tool) readDestructiveByNature() bool {
 	if t.kind() == "delete" || deleteVerbs[t.verb()] {
 		return true
 	}

@@ -2,7 +2,6 @@ package personas
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/herd-sh/herd/internal/yamlpos"
@@ -10,6 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/herd-sh/herd/engine"
+
+	"github.com/herd-sh/herd/internal/boundedio"
 )
 
 // Pack is a population of personas, in file order.
@@ -38,7 +39,7 @@ func (p *Pack) Names() []string {
 
 // LoadPack reads a persona pack file.
 func LoadPack(path string) (*Pack, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedio.ReadFile(path, maxPackFile)
 	if err != nil {
 		return nil, fmt.Errorf("persona pack %s: %w", path, err)
 	}

@@ -35,7 +35,7 @@ func normalizeCalls(cs []CallClass) []CallClass {
 	out := cs[:0]
 	for _, c := range cs {
 		if n := len(out); n > 0 && compareCallClass(out[n-1], c) == 0 {
-			out[n-1].N += c.N
+			out[n-1].N = addCount(out[n-1].N, c.N)
 			continue
 		}
 		out = append(out, c)
@@ -81,10 +81,10 @@ func callRow(tool string, cs []CallClass) CallRow {
 	row := CallRow{Tool: tool}
 	var errs, failed []string
 	for _, c := range cs {
-		row.Calls += c.N
+		row.Calls = addCount(row.Calls, c.N)
 		switch c.Class {
 		case "ok":
-			row.OK += c.N
+			row.OK = addCount(row.OK, c.N)
 		case "tool_error":
 			errs = append(errs, cmp.Or(c.Code, "tool_error")+" "+itoa64(c.N))
 		default:

@@ -168,7 +168,8 @@ func newHistogram(h LatencyHistogram, marks []LatencyRow) *histChart {
 	for _, b := range h.Bars {
 		v := math.Max(float64(b.ValueUS), 1)
 		i := int((math.Log10(v) - logLo) / (logHi - logLo) * histBins)
-		bins[min(max(i, 0), histBins-1)] += b.Count
+		k := min(max(i, 0), histBins-1)
+		bins[k] = addCount(bins[k], b.Count)
 	}
 	var peak int64 = 1
 	for _, n := range bins {

@@ -85,9 +85,11 @@ func DiffMarkdown(w io.Writer, d *DiffReport) error {
 		icon = "❌"
 	}
 	fmt.Fprintf(&b, "## %s herd diff\n\n%s\n\n", icon, d.verdictLine())
+	// The worlds' names and the fingerprints come from the two results
+	// files, which a pull request may have written.
 	fmt.Fprintf(&b, "Base: %s, seed %d, %s agents (`%s`) · Head: %s, seed %d, %s agents (`%s`)  \nTest: %s.\n\n",
-		d.Base.World, d.Base.Seed, Thousands(int64(d.Base.Agents)), shortHash(d.Base.Fingerprint),
-		d.Head.World, d.Head.Seed, Thousands(int64(d.Head.Agents)), shortHash(d.Head.Fingerprint), d.Test)
+		markdownInline(d.Base.World), d.Base.Seed, Thousands(int64(d.Base.Agents)), markdownCode(shortHash(d.Base.Fingerprint)),
+		markdownInline(d.Head.World), d.Head.Seed, Thousands(int64(d.Head.Agents)), markdownCode(shortHash(d.Head.Fingerprint)), markdownInline(d.Test))
 	rows := d.notable()
 	if len(rows) > 0 {
 		tmpl, err := markdownTemplate()

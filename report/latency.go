@@ -47,7 +47,7 @@ func windowBars(bars []stats.Bar, q float64) []stats.Bar {
 	for _, b := range bars {
 		if b.Count > 0 {
 			clean = append(clean, b)
-			n += b.Count
+			n = addCount(n, b.Count)
 		}
 	}
 	slices.SortFunc(clean, func(a, b stats.Bar) int { return cmp.Compare(a.Value, b.Value) })
@@ -68,18 +68,20 @@ func windowBars(bars []stats.Bar, q float64) []stats.Bar {
 		if below >= hiRank && last == len(clean)-1 {
 			last = i - 1
 		}
-		below += b.Count
+		below = addCount(below, b.Count)
 	}
-	if first == 0 && last == len(clean)-1 {
+	// Counts near the int64 bound (a document never validated) make the
+	// ranks meaningless; the bars are then returned as they are.
+	if first == 0 && last == len(clean)-1 || first > last || n == math.MaxInt64 {
 		return clean
 	}
 	var out []stats.Bar
 	var under, over int64
 	for _, b := range clean[:first] {
-		under += b.Count
+		under = addCount(under, b.Count)
 	}
 	for _, b := range clean[last+1:] {
-		over += b.Count
+		over = addCount(over, b.Count)
 	}
 	if under > 0 {
 		out = append(out, stats.Bar{Value: clean[first-1].Value, Count: under})

@@ -5,12 +5,12 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"text/template"
 
+	"github.com/herd-sh/herd/internal/safetext"
 	"github.com/herd-sh/herd/templates"
 )
 
@@ -23,7 +23,8 @@ const MarkdownLimit = 60 * 1024
 var markdownTemplate = sync.OnceValues(func() (*template.Template, error) {
 	return template.New("summary.md.tmpl").Funcs(template.FuncMap{
 		"cell": markdownCell,
-		"code": func(s string) string { return strings.ReplaceAll(s, "`", "'") },
+		"md":   markdownInline,
+		"code": markdownCode,
 	}).ParseFS(templates.Report, "report/summary.md.tmpl")
 })
 
@@ -54,15 +55,18 @@ func Markdown(w io.Writer, res *Results) error {
 	return err
 }
 
-// markdownCell makes a string safe inside a Markdown table cell: pipes
-// escaped, line breaks flattened, and "<" escaped where it could open an
-// HTML tag (so "harmful<5%" stays readable in the source).
-func markdownCell(s string) string {
-	r := strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ")
-	return htmlTagStart.ReplaceAllString(r.Replace(truncate(s, 160)), "&lt;$1")
-}
+// Every string the Markdown template interpolates goes through one of
+// these: names, paths, messages and trace results come from world files,
+// results files and servers a pull request may control.
 
-var htmlTagStart = regexp.MustCompile(`<([A-Za-z/!?])`)
+// markdownCell is a table cell: inert and at most 160 runes.
+func markdownCell(s string) string { return safetext.Markdown(s, 160) }
+
+// markdownInline is inline text (the headline, a trace's summary, notes).
+func markdownInline(s string) string { return safetext.Markdown(s, 1000) }
+
+// markdownCode is the inside of a code span (a replay command).
+func markdownCode(s string) string { return safetext.Code(s, 2000) }
 
 // mdCaps are the row limits of each table.
 type mdCaps struct {

@@ -24,7 +24,8 @@ func TestMarkdownLeadsWithTheVerdict(t *testing.T) {
 		}
 		last = i
 	}
-	if !strings.Contains(md, "hide_contact:destroyed_data<1%@clear") || !strings.Contains(md, "herd replay mock:crm --seed 42 --agent") {
+	// "@" is followed by a zero-width space: "@clear" must not mention a user.
+	if !strings.Contains(md, "hide_contact:destroyed_data<1%@\u200bclear") || !strings.Contains(md, "herd replay mock:crm --seed 42 --agent") {
 		t.Error("thresholds or replay commands missing")
 	}
 }

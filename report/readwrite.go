@@ -8,24 +8,30 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/herd-sh/herd/internal/boundedio"
 )
 
 // Read decodes a results document. Its errors say what is wrong and where:
 // not JSON (with the byte offset), truncated, not herd results, written by a
 // newer herd, or a field of the wrong type or value.
 func Read(r io.Reader) (*Results, error) {
-	data, err := io.ReadAll(r)
+	data, err := boundedio.Read(r, MaxResultsFile)
 	if err != nil {
 		return nil, fmt.Errorf("reading results: %w", err)
 	}
 	return Decode(data)
 }
 
-// ReadFile reads a results document from a file; errors start with the path.
+// MaxResultsFile bounds a results document: one of a run of a million
+// agents with every trace kept is a few tens of megabytes.
+const MaxResultsFile = 256 << 20
+
+// ReadFile reads a results document from a regular file of at most
+// MaxResultsFile bytes; errors start with the path.
 func ReadFile(path string) (*Results, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedio.ReadFile(path, MaxResultsFile)
 	if err != nil {
 		return nil, err // *PathError already names the file
 	}

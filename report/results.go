@@ -8,6 +8,8 @@
 package report
 
 import (
+	"math"
+
 	"github.com/herd-sh/herd/report/stats"
 )
 
@@ -258,9 +260,24 @@ type LatencyHistogram struct {
 func (h LatencyHistogram) Calls() int64 {
 	var n int64
 	for _, b := range h.Bars {
-		n += b.Count
+		n = addCount(n, b.Count)
 	}
 	return n
+}
+
+// addCount is a + b for counts, saturating at the int64 bounds instead of
+// wrapping: a document that was never validated (or a bug) shows a huge
+// number, never a negative one or a panic. Validate keeps every count of a
+// document read from a file far below the bound.
+func addCount(a, b int64) int64 {
+	s := a + b
+	switch {
+	case b > 0 && s < a:
+		return math.MaxInt64
+	case b < 0 && s > a:
+		return math.MinInt64
+	}
+	return s
 }
 
 // Bar is Count calls that took ValueUS microseconds (an HDR bucket's value).

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/herd-sh/herd/internal/safetext"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -47,11 +48,28 @@ type termWriter struct {
 	err   error
 }
 
+// printf writes a line or two. Every string argument is made safe for a
+// terminal first (control characters shown as \uXXXX, at most
+// termMaxRunes runes): names, paths and results come from files a pull
+// request may have written. The format itself is herd's.
 func (t *termWriter) printf(format string, args ...any) {
-	if t.err == nil {
-		_, t.err = fmt.Fprintf(t.w, format, args...)
+	if t.err != nil {
+		return
 	}
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = safetext.Terminal(s, termMaxRunes)
+		}
+	}
+	_, t.err = fmt.Fprintf(t.w, format, args...)
 }
+
+// termMaxRunes bounds one string of a terminal report: a headline, a
+// trace's summary, a replay command.
+const termMaxRunes = 400
+
+// termCellRunes bounds one table cell of a terminal report.
+const termCellRunes = 120
 
 // section writes a titled table, or nothing when the table has no rows.
 func (t *termWriter) section(title string, tbl textTable) {
@@ -78,7 +96,7 @@ func (t *termWriter) table(tbl textTable) {
 		if tbl.Right[i] {
 			aligns[i] = tw.AlignRight
 		}
-		header[i] = strings.ToUpper(h)
+		header[i] = safetext.Terminal(strings.ToUpper(h), termCellRunes)
 	}
 	tbw := tablewriter.NewTable(t.w,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(style)})),
@@ -99,10 +117,12 @@ func (t *termWriter) table(tbl textTable) {
 	}
 }
 
+// toAny is a table row as tablewriter takes it, each cell made safe for a
+// terminal.
 func toAny(ss []string) []any {
 	out := make([]any, len(ss))
 	for i, s := range ss {
-		out[i] = s
+		out[i] = safetext.Terminal(s, termCellRunes)
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/internal/safetext"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -84,6 +85,10 @@ type (
 )
 
 func describeWorld(w *engine.World, variant string) worldView { return w.Describe(variant) }
+
+// inspectLineRunes bounds one line of herd inspect's text: a description
+// longer than that is cut, not printed by the megabyte.
+const inspectLineRunes = 10000
 
 // writeInspectText renders the view for a terminal or a pager.
 func writeInspectText(out io.Writer, v worldView) error {
@@ -178,10 +183,13 @@ func writeInspectText(out io.Writer, v worldView) error {
 		}
 		tw.Flush()
 	}
-	// Empty last cells leave tabwriter padding at line ends.
+	// Empty last cells leave tabwriter padding at line ends. Every line
+	// is made safe for a terminal here, in one place: names, descriptions
+	// and rules come from a world file a pull request may have written, and
+	// an ESC sequence in one would clear the screen or set the title.
 	lines := strings.Split(b.String(), "\n")
 	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
+		lines[i] = safetext.Terminal(strings.TrimRight(l, " "), inspectLineRunes)
 	}
 	_, err := io.WriteString(out, strings.Join(lines, "\n"))
 	return err

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -122,6 +124,45 @@ func TestInspectBuiltins(t *testing.T) {
 			if code, _, errOut := runHerd(t, "inspect", name, "--format", format); code != exitOK {
 				t.Errorf("%s %s: exit %d: %s", name, format, code, errOut)
 			}
+		}
+	}
+}
+
+// A world's descriptions and names reach the terminal with their control
+// characters shown, not obeyed: an ESC sequence in a description (clear
+// screen, set title) prints as \u001b.
+func TestInspectShowsControlCharacters(t *testing.T) {
+	world := filepath.Join(t.TempDir(), "esc.yaml")
+	if err := os.WriteFile(world, []byte(`world: esc
+description: "Clears your screen\e[2J\e]0;pwned\a and rings\x9b31m"
+variants: [clear, ambiguous]
+types:
+  note:
+    count: 2
+    fields:
+      id: {type: id, prefix: "n_"}
+tools:
+  get_note:
+    kind: get
+    record: note
+    descriptions: {clear: "Fetch one note.\e[1A\e[K", ambiguous: Get.}
+    params:
+      id: {type: str, required: true, description: "Note id\r overprinted"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runHerd(t, "inspect", world)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, live := range []string{"\x1b", "\x07", "\x9b", "\u009b", "\r"} {
+		if strings.Contains(out, live) {
+			t.Errorf("inspect printed %q raw", live)
+		}
+	}
+	for _, shown := range []string{`Clears your screen\u001b[2J\u001b]0;pwned\u0007 and rings\u009b31m`, `Fetch one note.\u001b[1A\u001b[K`, `Note id\u000d overprinted`} {
+		if !strings.Contains(out, shown) {
+			t.Errorf("inspect output lacks %q", shown)
 		}
 	}
 }

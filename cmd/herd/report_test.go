@@ -235,3 +235,16 @@ func TestDiffRefusesDifferentWorldsAndGoals(t *testing.T) {
 		}
 	}
 }
+
+// A results file whose latency bars sum past int64 (65 bars of 2^63−1,
+// which panicked in the latency window) is refused with exit 2 and a
+// message naming the field, in every format.
+func TestReportRefusesOverflowingLatency(t *testing.T) {
+	path := filepath.Join("..", "..", "report", "testdata", "hostile", "latency_overflow.json")
+	for _, format := range reportFormats {
+		code, out, errs := herdInProcess(t, "", "report", path, "--format", format)
+		if code != 2 || out != "" || !strings.Contains(errs, "timing.latency[0].bars[0].count") || !strings.Contains(errs, "want 0 to") {
+			t.Errorf("--format %s: exit %d, stdout %d bytes, stderr %q", format, code, len(out), errs)
+		}
+	}
+}

@@ -55,6 +55,7 @@ type givenFlags struct {
 	goal, mix, personas, variant, descriptions, shard      bool
 	world, rate, duration, arrival, maxInFlight, allowHost bool
 	callTimeout, token, allowWrites, otlp, progress        bool
+	maxResponse                                            bool
 }
 
 // recordGiven reads which flags fs was given.
@@ -65,6 +66,7 @@ func recordGiven(fs *pflag.FlagSet) givenFlags {
 		goal: c("goal"), mix: c("mix"), personas: c("personas"), variant: c("variant"), descriptions: c("descriptions"), shard: c("shard"),
 		world: c("world"), rate: c("rate"), duration: c("duration"), arrival: c("arrival"), maxInFlight: c("max-in-flight"), allowHost: c("allow-host"),
 		callTimeout: c("call-timeout"), token: c("token"), allowWrites: c("allow-writes"), otlp: c("otlp"), progress: c("progress"),
+		maxResponse: c("max-response-bytes"),
 	}
 }
 
@@ -593,6 +595,11 @@ func commandLine(o *swarmCmdOptions, rs runSettings, seed uint64) string {
 	// A slower call counts as a timeout: the limit is part of the result.
 	if t.callTimeout != target.DefaultCallTimeout {
 		parts = append(parts, "--call-timeout", t.callTimeout.String())
+	}
+	// A larger answer counts as a transport error: the limit is part of
+	// the result too.
+	if t.maxResponse != 0 && t.maxResponse != target.DefaultMaxResponseBytes {
+		parts = append(parts, "--max-response-bytes", strconv.FormatInt(t.maxResponse, 10))
 	}
 	for _, h := range t.allowHosts {
 		parts = append(parts, "--allow-host", h)

@@ -24,6 +24,7 @@ type transportOptions struct {
 	callTimeout time.Duration
 	token       string
 	allowWrites bool
+	maxResponse int64
 }
 
 // defaultInFlight is the agents at once over a transport when neither
@@ -40,6 +41,7 @@ func (o *transportOptions) addFlags(cmd *cobra.Command) {
 	f.IntVar(&o.maxInFlight, "max-in-flight", 0, fmt.Sprintf("most agents running at once over a transport (default: --workers, or %d)", defaultInFlight))
 	f.StringArrayVar(&o.allowHosts, "allow-host", nil, "allow this non-loopback target host (repeatable); herd loads only this machine otherwise")
 	f.DurationVar(&o.callTimeout, "call-timeout", target.DefaultCallTimeout, "longest one call may take over a transport before it counts as a timeout")
+	f.Int64Var(&o.maxResponse, "max-response-bytes", target.DefaultMaxResponseBytes, "largest answer an HTTP target may send (a response body, or one SSE event); a larger one fails the call as a transport error")
 	f.StringVar(&o.token, "token", "", "bearer token for an HTTP target (default: $"+tokenEnv+")")
 	f.BoolVar(&o.allowWrites, "allow-writes", false, "external servers: also call tools that may write (never without this flag)")
 }
@@ -62,7 +64,7 @@ func (o *swarmCmdOptions) transportLoad(spec target.Spec, rs *runSettings) (*swa
 		name string
 		set  bool
 	}{{"rate", set.rate}, {"duration", set.duration}, {"arrival", set.arrival}, {"max-in-flight", set.maxInFlight},
-		{"call-timeout", set.callTimeout}, {"allow-host", set.allowHost}, {"token", set.token}} {
+		{"call-timeout", set.callTimeout}, {"allow-host", set.allowHost}, {"token", set.token}, {"max-response-bytes", set.maxResponse}} {
 		if f.set {
 			return nil, usageErrf("--%s: flags for a target over MCP need a real transport, and %s runs in-process, on virtual time (try serve:%s)", f.name, spec.Raw, spec.Raw)
 		}
@@ -83,6 +85,8 @@ func (o *swarmCmdOptions) loadConfig(rs *runSettings) (*swarm.Load, error) {
 		return nil, usageErrf("--max-in-flight: must be between 1 and %d, got %d", swarm.MaxInFlight, t.maxInFlight)
 	case t.callTimeout <= 0 || t.callTimeout > time.Hour:
 		return nil, usageErrf("--call-timeout: must be between 0 and 1h, got %s", t.callTimeout)
+	case t.maxResponse != 0 && (t.maxResponse < 1<<10 || t.maxResponse > 1<<30): // 0: the default
+		return nil, usageErrf("--max-response-bytes: must be between 1024 and %d (1 GiB), got %d", 1<<30, t.maxResponse)
 	}
 	l := &swarm.Load{Duration: t.duration, MaxInFlight: t.maxInFlight}
 	if l.MaxInFlight == 0 {
@@ -136,5 +140,5 @@ func (o *swarmCmdOptions) targetOptions() target.Options {
 		token = os.Getenv(tokenEnv)
 	}
 	return target.Options{AllowHosts: t.allowHosts, Token: token, CallTimeout: t.callTimeout,
-		MaxConns: max(t.maxInFlight, o.workers, defaultInFlight)}
+		MaxConns: max(t.maxInFlight, o.workers, defaultInFlight), MaxResponseBytes: t.maxResponse}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,6 +31,10 @@ type Options struct {
 	// cap. It sizes the HTTP client's idle pool (so connections are reused,
 	// not left in TIME-WAIT by the thousand).
 	MaxConns int
+	// MaxResponseBytes bounds one answer over HTTP: a JSON response body,
+	// or one event of an SSE stream (0: DefaultMaxResponseBytes). A call
+	// whose answer is larger fails as a transport error.
+	MaxResponseBytes int64
 }
 
 func newClient() *mcp.Client {
@@ -46,15 +51,19 @@ func NewHTTPClient(opts Options) *http.Client {
 	n := max(opts.MaxConns, 16) * 2
 	tr := &http.Transport{
 		Proxy:                 nil,
-		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:           guardedDial(&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}, opts.AllowHosts),
 		MaxIdleConns:          n,
 		MaxIdleConnsPerHost:   n,
 		IdleConnTimeout:       90 * time.Second,
 		ResponseHeaderTimeout: 0, // per-call timeouts come from contexts
 	}
-	var rt http.RoundTripper = tr
+	limit := opts.MaxResponseBytes
+	if limit <= 0 {
+		limit = DefaultMaxResponseBytes
+	}
+	var rt http.RoundTripper = limitBodies{next: tr, max: limit}
 	if opts.Token != "" {
-		rt = bearer{next: tr, value: "Bearer " + opts.Token}
+		rt = bearer{next: rt, value: "Bearer " + opts.Token}
 	}
 	allow := opts.AllowHosts
 	return &http.Client{
@@ -76,10 +85,51 @@ type bearer struct {
 	value string
 }
 
+// RoundTrip sends the token with r, unless r follows a redirect to
+// another host or port than the request the caller made: the token is
+// for the target, not for wherever it points.
 func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	first := r
+	for first.Response != nil && first.Response.Request != nil {
+		first = first.Response.Request // the client sets Response on each redirect hop
+	}
+	if !strings.EqualFold(first.URL.Host, r.URL.Host) {
+		return b.next.RoundTrip(r)
+	}
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", b.value)
 	return b.next.RoundTrip(r)
+}
+
+// guardedDial dials as d does, except that a "localhost" or "*.localhost"
+// name is dialled as 127.0.0.1 without asking a resolver (which could
+// answer a public address and aim the load there), and that every
+// connection's peer must be loopback unless its host was allowed by name.
+func guardedDial(d *net.Dialer, allow []string) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		name := strings.TrimSuffix(strings.ToLower(host), ".")
+		if name == "localhost" || strings.HasSuffix(name, ".localhost") {
+			return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", port))
+		}
+		for _, a := range allow {
+			if strings.EqualFold(strings.TrimSpace(a), host) {
+				return d.DialContext(ctx, network, addr)
+			}
+		}
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		if ta, ok := c.RemoteAddr().(*net.TCPAddr); !ok || !ta.IP.IsLoopback() {
+			c.Close()
+			return nil, fmt.Errorf("refusing %s: it connected to %s, which is not loopback, and the host was not allowed by name", addr, c.RemoteAddr())
+		}
+		return c, nil
+	}
 }
 
 // connectHTTP opens an MCP session over Streamable HTTP.
