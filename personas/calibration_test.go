@@ -1,0 +1,538 @@
+package personas_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/engine/entropy"
+	"github.com/herd-sh/herd/personas"
+	"github.com/herd-sh/herd/report/stats"
+	"github.com/herd-sh/herd/worlds"
+)
+
+// The calibration: four effects that studies of real language models have
+// published, each reproduced on a small world of its own
+// (personas/testdata/calibration), with herd's figure for every built-in
+// persona and the default mix beside the published one. docs/calibration.md
+// holds the tables; they are this test's output, rewritten by
+//
+//	go test ./personas/ -run TestCalibration -update-calibration
+//
+// and a full run (not -short) fails when the document's tables are not what
+// the model now produces. The test asserts directions only: the published
+// sizes are for reading beside herd's, not for herd to be tuned to.
+
+var updateCalibration = flag.Bool("update-calibration", false,
+	"rewrite the tables of docs/calibration.md from this run of TestCalibration")
+
+const (
+	calibrationDoc  = "../docs/calibration.md"
+	calibrationData = "testdata/calibration"
+	// calibrationSeed is the run seed agent seeds derive from, as a swarm's
+	// do: agent i's seed is entropy.Mix(calibrationSeed, i).
+	calibrationSeed = 20260514
+)
+
+// population is who plays a row of a table: one persona, or the default
+// mix (the built-in pack in equal shares: agent i plays persona i mod 7).
+type population struct {
+	name     string
+	personas []*personas.Persona
+}
+
+func (p population) persona(i int) *personas.Persona { return p.personas[i%len(p.personas)] }
+
+func (p population) single() bool { return len(p.personas) == 1 }
+
+func calibrationPopulations() []population {
+	pack := personas.Builtin().Personas
+	var out []population
+	for _, p := range pack {
+		out = append(out, population{name: p.Name, personas: []*personas.Persona{p}})
+	}
+	return append(out, population{name: "default mix", personas: pack})
+}
+
+// calibWorld is one world with its seeded base and a model per variant.
+type calibWorld struct {
+	w      *engine.World
+	base   *engine.Base
+	models map[string]*personas.Model
+}
+
+func loadCalibWorld(t *testing.T, ref string) *calibWorld {
+	t.Helper()
+	var w *engine.World
+	var err error
+	if strings.HasPrefix(ref, worlds.Prefix) {
+		w, err = worlds.Resolve(ref)
+	} else {
+		w, err = engine.LoadFile(filepath.Join(calibrationData, ref))
+	}
+	if err != nil {
+		t.Fatalf("calibration world %s: %v", ref, err)
+	}
+	base, err := w.Seed(w.DefaultSeed)
+	if err != nil {
+		t.Fatalf("calibration world %s: seed: %v", ref, err)
+	}
+	cw := &calibWorld{w: w, base: base, models: map[string]*personas.Model{}}
+	for _, v := range w.Variants {
+		if cw.models[v], err = personas.NewModel(w, v); err != nil {
+			t.Fatalf("calibration world %s: %v", ref, err)
+		}
+	}
+	return cw
+}
+
+// run plays n episodes of a goal under a variant, agent i with seed
+// Mix(calibrationSeed, first+i), and hands each outcome to each.
+func (cw *calibWorld) run(t *testing.T, variant, goal string, pop population, first, n int, each func(i int, out personas.Outcome)) {
+	t.Helper()
+	m, g := cw.models[variant], cw.w.Goal(goal)
+	if m == nil || g == nil {
+		t.Fatalf("world %s has no variant %q or no goal %q", cw.w.Name, variant, goal)
+	}
+	for i := first; i < first+n; i++ {
+		out, err := m.Run(personas.Episode{Base: cw.base, Persona: pop.persona(i), Goal: g, Seed: entropy.Mix(calibrationSeed, uint64(i))})
+		if err != nil {
+			t.Fatalf("world %s, variant %s, goal %s: %v", cw.w.Name, variant, goal, err)
+		}
+		each(i, out)
+	}
+}
+
+// optionalTrait reads a trait by field name when personas.Traits has it:
+// credulity and order bias are how the reader model represents two of the
+// effects, and this test reports them wherever the model has them.
+func optionalTrait(tr personas.Traits, field string) (float64, bool) {
+	f := reflect.ValueOf(tr).FieldByName(field)
+	if !f.IsValid() || !f.CanFloat() {
+		return 0, false
+	}
+	return f.Float(), true
+}
+
+// rate is k of n with its 95% Wilson interval.
+type rate struct{ k, n int }
+
+func (r rate) p() float64 {
+	if r.n == 0 {
+		return 0
+	}
+	return float64(r.k) / float64(r.n)
+}
+
+func (r rate) interval() stats.Interval { return stats.Wilson(r.k, r.n, 0.95) }
+
+func (r rate) String() string {
+	iv := r.interval()
+	return fmt.Sprintf("%.1f%% [%.1f–%.1f]", 100*r.p(), 100*iv.Lo, 100*iv.Hi)
+}
+
+// clearlyAbove: the intervals of a and b do not overlap, a above.
+func clearlyAbove(a, b rate) bool { return a.interval().Lo > b.interval().Hi }
+
+// table is a Markdown table.
+type table struct {
+	head []string
+	rows [][]string
+}
+
+func (tb *table) add(cells ...string) { tb.rows = append(tb.rows, cells) }
+
+func (tb *table) String() string {
+	var b strings.Builder
+	line := func(cells []string) {
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	line(tb.head)
+	sep := make([]string, len(tb.head))
+	for i := range sep {
+		sep[i] = "---"
+		if i > 0 {
+			sep[i] = "---:"
+		}
+	}
+	line(sep)
+	for _, r := range tb.rows {
+		line(r)
+	}
+	return b.String()
+}
+
+func traitCell(tr personas.Traits, field string) string {
+	if v, ok := optionalTrait(tr, field); ok {
+		return fmt.Sprintf("%.2g", v)
+	}
+	return "—"
+}
+
+// populationTrait is a trait's cell for a population: the persona's value,
+// or the range over the mix.
+func populationTrait(pop population, field string) string {
+	if pop.single() {
+		return traitCell(pop.personas[0].Traits, field)
+	}
+	lo, hi, ok := math.Inf(1), math.Inf(-1), false
+	for _, p := range pop.personas {
+		if v, has := optionalTrait(p.Traits, field); has {
+			lo, hi, ok = math.Min(lo, v), math.Max(hi, v), true
+		}
+	}
+	if !ok {
+		return "—"
+	}
+	if lo == hi {
+		return fmt.Sprintf("%.2g", lo)
+	}
+	return fmt.Sprintf("%.2g–%.2g", lo, hi)
+}
+
+func populationAttention(pop population) string {
+	if pop.single() {
+		return fmt.Sprintf("%.2g", pop.personas[0].Traits.Attention)
+	}
+	return "mixed"
+}
+
+// calibration is the four tables of one run, by block name.
+type calibration map[string]string
+
+func TestCalibration(t *testing.T) {
+	// Episodes per population (persona or mix) per effect: ≥ 1,000 in a
+	// full run, as docs/calibration.md reports.
+	n := 1200
+	if testing.Short() {
+		n = 200
+	}
+	pops := calibrationPopulations()
+	got := calibration{}
+	t.Run("assertive", func(t *testing.T) { got["assertive"] = calibrateAssertive(t, pops, n) })
+	t.Run("compliant", func(t *testing.T) { got["compliant"] = calibrateCompliant(t, pops, n) })
+	t.Run("position", func(t *testing.T) { got["position"] = calibratePosition(t, pops, n) })
+	t.Run("margin", func(t *testing.T) { got["margin"] = calibrateMargin(t, pops, n) })
+	for _, name := range calibrationBlocks {
+		if got[name] == "" {
+			return // a -run filter left an effect out: the document is not this run's to judge
+		}
+		t.Logf("calibration %s:\n%s", name, got[name])
+	}
+	doc, err := os.ReadFile(calibrationDoc)
+	if err != nil {
+		t.Fatalf("calibration: %v", err)
+	}
+	fresh, err := got.into(doc)
+	if err != nil {
+		t.Fatalf("%s: %v", calibrationDoc, err)
+	}
+	switch {
+	case *updateCalibration:
+		if testing.Short() {
+			t.Fatal("-update-calibration needs a full run (without -short): the document reports the full episode counts")
+		}
+		if err := os.WriteFile(calibrationDoc, fresh, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	case !testing.Short() && !bytes.Equal(doc, fresh):
+		t.Errorf("%s is not what the model now produces: regenerate it with\n\tgo test ./personas/ -run TestCalibration -update-calibration", calibrationDoc)
+	}
+}
+
+var calibrationBlocks = []string{"assertive", "compliant", "position", "margin"}
+
+// into returns doc with each block's generated part replaced: the text
+// between "<!-- calibration:NAME -->" and "<!-- /calibration:NAME -->".
+func (c calibration) into(doc []byte) ([]byte, error) {
+	out := string(doc)
+	for _, name := range calibrationBlocks {
+		open, close := "<!-- calibration:"+name+" -->\n", "<!-- /calibration:"+name+" -->"
+		i := strings.Index(out, open)
+		j := strings.Index(out, close)
+		if i < 0 || j < i {
+			return nil, fmt.Errorf("no generated block %q (%s … %s)", name, strings.TrimSpace(open), close)
+		}
+		out = out[:i+len(open)] + c[name] + out[j:]
+	}
+	return []byte(out), nil
+}
+
+// (a) Faghih et al. 2025: two identical tools, one description ending with
+// an assertive cue. Each variant puts the cue on one twin (or on neither), so
+// position cannot pose as the cue.
+func calibrateAssertive(t *testing.T, pops []population, n int) string {
+	cw := loadCalibWorld(t, "assertive.yaml")
+	const goal = "send_invoice"
+	tb := &table{head: []string{"population", "attention", "credulity", "assertive twin chosen first", "plain twin chosen first", "neither", "no cue: first-listed twin"}}
+	tb.add("**published** (GPT-4.1, Qwen2.5-7B, averaged)", "", "", "**81.8%**", "**7.3%**", "10.9%", "")
+	for _, pop := range pops {
+		var cued, plain, neither, first rate
+		for _, v := range []struct{ variant, cued string }{{"first_assertive", "send_invoice_1"}, {"second_assertive", "send_invoice_2"}} {
+			cw.run(t, v.variant, goal, pop, 0, n/2, func(_ int, out personas.Outcome) {
+				cued.n++
+				plain.n++
+				neither.n++
+				switch out.Called {
+				case v.cued:
+					cued.k++
+				case "send_invoice_1", "send_invoice_2":
+					plain.k++
+				default:
+					neither.k++
+				}
+			})
+		}
+		cw.run(t, "plain", goal, pop, 0, n, func(_ int, out personas.Outcome) {
+			first.n++
+			if out.Called == "send_invoice_1" {
+				first.k++
+			}
+		})
+		tb.add(pop.name, populationAttention(pop), populationTrait(pop, "Credulity"), cued.String(), plain.String(), neither.String(), first.String())
+		if c, ok := optionalTrait(pop.personas[0].Traits, "Credulity"); ok && pop.single() && c > 0 && !clearlyAbove(cued, plain) {
+			t.Errorf("%s (credulity %.2g): the assertive twin %v is not chosen clearly more than the plain one %v", pop.name, c, cued, plain)
+		}
+	}
+	return fmt.Sprintf("%d episodes per row: %d with the cue on the first-listed twin, %d on the second (the two columns after the traits pool them), and %d more with no cue at all.\n\n",
+		n, n/2, n/2, n) + tb.String()
+}
+
+// (b) arXiv 2602.18914: five equivalent tools, one standard-compliant
+// description among four smelly ones. Variant compliant_K gives tool K the
+// compliant text, and each variant gets a fifth of the episodes, so every
+// list position holds the compliant text equally often.
+func calibrateCompliant(t *testing.T, pops []population, n int) string {
+	cw := loadCalibWorld(t, "compliant.yaml")
+	const goal = "remind_patient"
+	tb := &table{head: []string{"population", "attention", "compliant tool chosen first", "each smelly tool (mean)", "none of the five", "chance"}}
+	tb.add("**published** (competitive setting, 5 equivalent servers)", "", "**72%**", "", "", "20%")
+	per := n / 5
+	for _, pop := range pops {
+		var compliant, neither rate
+		for k := 1; k <= 5; k++ {
+			want := fmt.Sprintf("send_reminder_%d", k)
+			cw.run(t, fmt.Sprintf("compliant_%d", k), goal, pop, (k-1)*per, per, func(_ int, out personas.Outcome) {
+				compliant.n++
+				neither.n++
+				switch {
+				case out.Called == want:
+					compliant.k++
+				case !strings.HasPrefix(out.Called, "send_reminder_"):
+					neither.k++
+				}
+			})
+		}
+		smelly := float64(compliant.n-compliant.k-neither.k) / 4 / float64(compliant.n)
+		tb.add(pop.name, populationAttention(pop), compliant.String(), fmt.Sprintf("%.1f%%", 100*smelly), neither.String(), "20%")
+		// A persona that reads descriptions at all must prefer the compliant
+		// one to chance; one that reads names only cannot tell them apart.
+		if pop.single() && pop.personas[0].Traits.ReadsDescriptions() && compliant.interval().Lo <= 0.2 {
+			t.Errorf("%s reads descriptions, yet chose the compliant tool %v, not clearly above chance (20%%)", pop.name, compliant)
+		}
+	}
+	return fmt.Sprintf("%d episodes per row, %d with the compliant text at each of the five positions.\n\n", 5*per, per) + tb.String()
+}
+
+// (c) BiasBusters: five identical tools; the measure is which list
+// position was chosen. δ_pos is the total variation distance of the
+// position distribution from uniform, as the paper defines it.
+func calibratePosition(t *testing.T, pops []population, n int) string {
+	cw := loadCalibWorld(t, "position.yaml")
+	const goal = "validate_address"
+	tb := &table{head: []string{"population", "order bias", "first-listed chosen", "last-listed chosen", "positions 1–5", "δ_pos [95% CI]"}}
+	tb.add("**published**: Gemini 2.5 Flash / Claude 3.5 Sonnet / GPT-4.1-mini", "", "", "", "", "**0.306 / 0.325 / 0.423**")
+	for _, pop := range pops {
+		counts := make([]int, 5)
+		total := 0
+		for _, v := range cw.w.Variants {
+			cw.run(t, v, goal, pop, 0, n/len(cw.w.Variants), func(_ int, out personas.Outcome) {
+				var k int
+				if _, err := fmt.Sscanf(out.Called, "validate_address_%d", &k); err == nil && k >= 1 && k <= 5 {
+					counts[k-1]++
+					total++
+				}
+			})
+		}
+		first, last := rate{counts[0], total}, rate{counts[4], total}
+		shares := make([]string, 5)
+		for i, c := range counts {
+			shares[i] = fmt.Sprintf("%.0f", 100*float64(c)/float64(max(total, 1)))
+		}
+		d, lo, hi := deltaPos(counts, pop.name)
+		tb.add(pop.name, populationTrait(pop, "OrderBias"), first.String(), last.String(), strings.Join(shares, " · ")+" %",
+			fmt.Sprintf("%.3f [%.3f–%.3f]", d, lo, hi))
+		if b, ok := optionalTrait(pop.personas[0].Traits, "OrderBias"); ok && pop.single() && b > 0 && !clearlyAbove(first, last) {
+			t.Errorf("%s (order bias %.2g): the first-listed tool %v is not chosen clearly more than the last-listed %v", pop.name, b, first, last)
+		}
+	}
+	return fmt.Sprintf("%d episodes per row, half under each wording (both wordings are the same for all five tools); shares are of the episodes that called one of the five. "+
+		"With identical tools δ_pos has a sampling floor: about 0.03 at this size even when every position is equally likely.\n\n", n) + tb.String()
+}
+
+// deltaPos is ½ Σ |p_i − 1/K| with a 95% percentile-bootstrap interval
+// (multinomial resampling of the counts; the resampler's seed is fixed per
+// row so the document is reproducible).
+func deltaPos(counts []int, row string) (d, lo, hi float64) {
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if total == 0 {
+		return 0, 0, 0
+	}
+	tvd := func(cs []int) float64 {
+		s := 0.0
+		for _, c := range cs {
+			s += math.Abs(float64(c)/float64(total) - 1/float64(len(cs)))
+		}
+		return s / 2
+	}
+	d = tvd(counts)
+	seed := uint64(0)
+	for _, r := range row {
+		seed = seed*31 + uint64(r)
+	}
+	rnd := rand.New(rand.NewPCG(calibrationSeed, seed))
+	cum := make([]int, len(counts))
+	acc := 0
+	for i, c := range counts {
+		acc += c
+		cum[i] = acc
+	}
+	const resamples = 400
+	ds := make([]float64, resamples)
+	re := make([]int, len(counts))
+	for b := range ds {
+		clear(re)
+		for range total {
+			x := rnd.IntN(total)
+			i, _ := slices.BinarySearch(cum, x+1)
+			re[i]++
+		}
+		ds[b] = tvd(re)
+	}
+	slices.Sort(ds)
+	return d, ds[resamples*25/1000], ds[resamples*975/1000-1]
+}
+
+// marginBins are the bins of the gap between a persona's two best first-
+// choice scores.
+var marginBins = []struct {
+	label string
+	hi    float64
+}{{"gap < 0.1", 0.1}, {"0.1 – 0.25", 0.25}, {"0.25 – 0.5", 0.5}, {"≥ 0.5", math.Inf(1)}}
+
+func marginBin(gap float64) int {
+	for i, b := range marginBins {
+		if gap < b.hi {
+			return i
+		}
+	}
+	return len(marginBins) - 1
+}
+
+// topGap is the score of the best candidate minus the second best.
+func topGap(scores []personas.ToolScore) float64 {
+	if len(scores) < 2 {
+		return math.Inf(1)
+	}
+	s := make([]float64, len(scores))
+	for i, ts := range scores {
+		s[i] = ts.Score
+	}
+	slices.Sort(s)
+	return s[len(s)-1] - s[len(s)-2]
+}
+
+// (d) arXiv 2605.07990: errors rise as the top two candidates' scores get
+// close. Every goal of the margin world (and, for breadth, of the shipped
+// worlds) under every variant is a cell; each cell's episodes go to the bin
+// of the playing persona's score gap for that goal, and an error is an
+// episode that did not end ok.
+func calibrateMargin(t *testing.T, pops []population, n int) string {
+	own := []*calibWorld{loadCalibWorld(t, "margin.yaml")}
+	var shipped []*calibWorld
+	for _, name := range worlds.Names() {
+		shipped = append(shipped, loadCalibWorld(t, name))
+	}
+	measure := func(cws []*calibWorld, pop population, perPop int) []rate {
+		cells := 0
+		for _, cw := range cws {
+			cells += len(cw.w.Variants) * len(cw.w.Goals)
+		}
+		per := max(perPop/cells, 1)
+		bins := make([]rate, len(marginBins))
+		for _, cw := range cws {
+			for _, v := range cw.w.Variants {
+				m := cw.models[v]
+				for _, g := range cw.w.Goals {
+					gap := map[*personas.Persona]int{}
+					for _, p := range pop.personas {
+						gap[p] = marginBin(topGap(m.Scores(p, g)))
+					}
+					cw.run(t, v, g.Name, pop, 0, per, func(i int, out personas.Outcome) {
+						b := &bins[gap[pop.persona(i)]]
+						b.n++
+						if out.Severity != engine.SeverityOK {
+							b.k++
+						}
+					})
+				}
+			}
+		}
+		return bins
+	}
+	render := func(cws []*calibWorld, what string, perPop int) (string, []rate) {
+		head := []string{"population"}
+		for _, b := range marginBins {
+			head = append(head, b.label)
+		}
+		tb := &table{head: head}
+		pooled := make([]rate, len(marginBins))
+		for _, pop := range pops {
+			bins := measure(cws, pop, perPop)
+			row := []string{pop.name}
+			for i, b := range bins {
+				if b.n == 0 {
+					row = append(row, "—")
+					continue
+				}
+				row = append(row, fmt.Sprintf("%v (%d)", b, b.n))
+				if pop.single() {
+					pooled[i].k += b.k
+					pooled[i].n += b.n
+				}
+			}
+			tb.add(row...)
+		}
+		row := []string{"**all seven personas pooled**"}
+		for _, b := range pooled {
+			row = append(row, fmt.Sprintf("%v (%d)", b, b.n))
+		}
+		tb.add(row...)
+		return what + "\n\n" + tb.String(), pooled
+	}
+	ownText, ownPooled := render(own, "On the margin world (personas/testdata/calibration/margin.yaml), error rate by gap [95% CI] (episodes):", n)
+	shipText, shipPooled := render(shipped, "On the shipped worlds ("+strings.Join(worlds.Names(), ", ")+"), every goal under every variant:", n)
+	for _, c := range []struct {
+		what string
+		bins []rate
+	}{{"margin world", ownPooled}, {"shipped worlds", shipPooled}} {
+		lo, hi := c.bins[0], c.bins[len(c.bins)-1]
+		if !clearlyAbove(lo, hi) {
+			t.Errorf("%s: the error rate where the top two scores are close (%v) is not clearly above where they are far apart (%v)", c.what, lo, hi)
+		}
+	}
+	return fmt.Sprintf("About %d episodes per row on each set of worlds, spread evenly over its goals and variants; each episode is binned by the gap between the two best first-choice scores of the persona that played it.\n\n", n) +
+		ownText + "\n" + shipText
+}
