@@ -143,10 +143,12 @@ func (r rate) String() string {
 // clearlyAbove: the intervals of a and b do not overlap, a above.
 func clearlyAbove(a, b rate) bool { return a.interval().Lo > b.interval().Hi }
 
-// table is a Markdown table.
+// table is a Markdown table; its columns after the first are right-aligned
+// (numbers) unless text says they are words.
 type table struct {
 	head []string
 	rows [][]string
+	text bool
 }
 
 func (tb *table) add(cells ...string) { tb.rows = append(tb.rows, cells) }
@@ -160,7 +162,7 @@ func (tb *table) String() string {
 	sep := make([]string, len(tb.head))
 	for i := range sep {
 		sep[i] = "---"
-		if i > 0 {
+		if i > 0 && !tb.text {
 			sep[i] = "---:"
 		}
 	}
@@ -206,7 +208,31 @@ func populationAttention(pop population) string {
 	return "mixed"
 }
 
-// calibration is the four tables of one run, by block name.
+// spreadOf is the range of a figure over the seven personas.
+type spreadOf struct {
+	lo, hi float64
+	n      int
+	digits int // 0: a percentage
+}
+
+func (s *spreadOf) add(x float64) {
+	if s.n == 0 || x < s.lo {
+		s.lo = x
+	}
+	if s.n == 0 || x > s.hi {
+		s.hi = x
+	}
+	s.n++
+}
+
+func (s spreadOf) String() string {
+	if s.digits > 0 {
+		return fmt.Sprintf("%.*f–%.*f", s.digits, s.lo, s.digits, s.hi)
+	}
+	return fmt.Sprintf("%.1f%%–%.1f%%", 100*s.lo, 100*s.hi)
+}
+
+// calibration is the generated parts of the document, by block name.
 type calibration map[string]string
 
 func TestCalibration(t *testing.T) {
@@ -218,16 +244,24 @@ func TestCalibration(t *testing.T) {
 	}
 	pops := calibrationPopulations()
 	got := calibration{}
-	t.Run("assertive", func(t *testing.T) { got["assertive"] = calibrateAssertive(t, pops, n) })
-	t.Run("compliant", func(t *testing.T) { got["compliant"] = calibrateCompliant(t, pops, n) })
-	t.Run("position", func(t *testing.T) { got["position"] = calibratePosition(t, pops, n) })
-	t.Run("margin", func(t *testing.T) { got["margin"] = calibrateMargin(t, pops, n) })
-	for _, name := range calibrationBlocks {
+	summary := &table{head: []string{"effect", "published", "herd, default mix", "herd, per persona", "what in herd produces it"}, text: true}
+	for _, e := range []struct {
+		name string
+		run  func(*testing.T, []population, int) (string, []string)
+	}{{"assertive", calibrateAssertive}, {"compliant", calibrateCompliant}, {"position", calibratePosition}, {"margin", calibrateMargin}} {
+		t.Run(e.name, func(t *testing.T) {
+			block, row := e.run(t, pops, n)
+			got[e.name] = block
+			summary.add(row...)
+		})
+	}
+	for _, name := range calibrationBlocks[1:] {
 		if got[name] == "" {
 			return // a -run filter left an effect out: the document is not this run's to judge
 		}
 		t.Logf("calibration %s:\n%s", name, got[name])
 	}
+	got["summary"] = summary.String()
 	doc, err := os.ReadFile(calibrationDoc)
 	if err != nil {
 		t.Fatalf("calibration: %v", err)
@@ -249,7 +283,8 @@ func TestCalibration(t *testing.T) {
 	}
 }
 
-var calibrationBlocks = []string{"assertive", "compliant", "position", "margin"}
+// calibrationBlocks are the generated parts of the document, in order.
+var calibrationBlocks = []string{"summary", "assertive", "compliant", "position", "margin"}
 
 // into returns doc with each block's generated part replaced: the text
 // between "<!-- calibration:NAME -->" and "<!-- /calibration:NAME -->".
@@ -270,11 +305,13 @@ func (c calibration) into(doc []byte) ([]byte, error) {
 // (a) Faghih et al. 2025: two identical tools, one description ending with
 // an assertive cue. Each variant puts the cue on one twin (or on neither), so
 // position cannot pose as the cue.
-func calibrateAssertive(t *testing.T, pops []population, n int) string {
+func calibrateAssertive(t *testing.T, pops []population, n int) (string, []string) {
 	cw := loadCalibWorld(t, "assertive.yaml")
 	const goal = "send_invoice"
 	tb := &table{head: []string{"population", "attention", "credulity", "assertive twin chosen first", "plain twin chosen first", "neither", "no cue: first-listed twin"}}
 	tb.add("**published** (GPT-4.1, Qwen2.5-7B, averaged)", "", "", "**81.8%**", "**7.3%**", "10.9%", "")
+	var spread spreadOf
+	var mix string
 	for _, pop := range pops {
 		var cued, plain, neither, first rate
 		for _, v := range []struct{ variant, cued string }{{"first_assertive", "send_invoice_1"}, {"second_assertive", "send_invoice_2"}} {
@@ -299,24 +336,36 @@ func calibrateAssertive(t *testing.T, pops []population, n int) string {
 			}
 		})
 		tb.add(pop.name, populationAttention(pop), populationTrait(pop, "Credulity"), cued.String(), plain.String(), neither.String(), first.String())
+		if pop.single() {
+			spread.add(cued.p())
+		} else {
+			mix = fmt.Sprintf("%.1f%% vs %.1f%%", 100*cued.p(), 100*plain.p())
+		}
 		if c, ok := optionalTrait(pop.personas[0].Traits, "Credulity"); ok && pop.single() && c > 0 && !clearlyAbove(cued, plain) {
 			t.Errorf("%s (credulity %.2g): the assertive twin %v is not chosen clearly more than the plain one %v", pop.name, c, cued, plain)
 		}
 	}
+	how := "nothing: no trait reads promotional cues"
+	if _, ok := optionalTrait(personas.Baseline(), "Credulity"); ok {
+		how = "the `credulity` trait"
+	}
 	return fmt.Sprintf("%d episodes per row: %d with the cue on the first-listed twin, %d on the second (the two columns after the traits pool them), and %d more with no cue at all.\n\n",
-		n, n/2, n/2, n) + tb.String()
+			n, n/2, n/2, n) + tb.String(),
+		[]string{"(a) assertive cue on one of two identical tools: share choosing the cued vs the plain twin", "81.8% vs 7.3%", mix, "cued twin " + spread.String(), how}
 }
 
 // (b) arXiv 2602.18914: five equivalent tools, one standard-compliant
 // description among four smelly ones. Variant compliant_K gives tool K the
 // compliant text, and each variant gets a fifth of the episodes, so every
 // list position holds the compliant text equally often.
-func calibrateCompliant(t *testing.T, pops []population, n int) string {
+func calibrateCompliant(t *testing.T, pops []population, n int) (string, []string) {
 	cw := loadCalibWorld(t, "compliant.yaml")
 	const goal = "remind_patient"
 	tb := &table{head: []string{"population", "attention", "compliant tool chosen first", "each smelly tool (mean)", "none of the five", "chance"}}
 	tb.add("**published** (competitive setting, 5 equivalent servers)", "", "**72%**", "", "", "20%")
 	per := n / 5
+	var spread spreadOf
+	var mix string
 	for _, pop := range pops {
 		var compliant, neither rate
 		for k := 1; k <= 5; k++ {
@@ -334,23 +383,32 @@ func calibrateCompliant(t *testing.T, pops []population, n int) string {
 		}
 		smelly := float64(compliant.n-compliant.k-neither.k) / 4 / float64(compliant.n)
 		tb.add(pop.name, populationAttention(pop), compliant.String(), fmt.Sprintf("%.1f%%", 100*smelly), neither.String(), "20%")
+		if pop.single() {
+			spread.add(compliant.p())
+		} else {
+			mix = fmt.Sprintf("%.1f%%", 100*compliant.p())
+		}
 		// A persona that reads descriptions at all must prefer the compliant
 		// one to chance; one that reads names only cannot tell them apart.
 		if pop.single() && pop.personas[0].Traits.ReadsDescriptions() && compliant.interval().Lo <= 0.2 {
 			t.Errorf("%s reads descriptions, yet chose the compliant tool %v, not clearly above chance (20%%)", pop.name, compliant)
 		}
 	}
-	return fmt.Sprintf("%d episodes per row, %d with the compliant text at each of the five positions.\n\n", 5*per, per) + tb.String()
+	return fmt.Sprintf("%d episodes per row, %d with the compliant text at each of the five positions.\n\n", 5*per, per) + tb.String(),
+		[]string{"(b) one standard-compliant description among five equivalent tools: share choosing it", "72% (chance 20%)", mix, spread.String(),
+			"how many of the goal's words a description covers, as far as the persona reads (`attention`), sharpened by `noise`"}
 }
 
 // (c) BiasBusters: five identical tools; the measure is which list
 // position was chosen. δ_pos is the total variation distance of the
 // position distribution from uniform, as the paper defines it.
-func calibratePosition(t *testing.T, pops []population, n int) string {
+func calibratePosition(t *testing.T, pops []population, n int) (string, []string) {
 	cw := loadCalibWorld(t, "position.yaml")
 	const goal = "validate_address"
 	tb := &table{head: []string{"population", "order bias", "first-listed chosen", "last-listed chosen", "positions 1–5", "δ_pos [95% CI]"}}
 	tb.add("**published**: Gemini 2.5 Flash / Claude 3.5 Sonnet / GPT-4.1-mini", "", "", "", "", "**0.306 / 0.325 / 0.423**")
+	var spread spreadOf
+	var mix string
 	for _, pop := range pops {
 		counts := make([]int, 5)
 		total := 0
@@ -371,12 +429,23 @@ func calibratePosition(t *testing.T, pops []population, n int) string {
 		d, lo, hi := deltaPos(counts, pop.name)
 		tb.add(pop.name, populationTrait(pop, "OrderBias"), first.String(), last.String(), strings.Join(shares, " · ")+" %",
 			fmt.Sprintf("%.3f [%.3f–%.3f]", d, lo, hi))
+		spread.digits = 3
+		if pop.single() {
+			spread.add(d)
+		} else {
+			mix = fmt.Sprintf("δ_pos %.3f", d)
+		}
 		if b, ok := optionalTrait(pop.personas[0].Traits, "OrderBias"); ok && pop.single() && b > 0 && !clearlyAbove(first, last) {
 			t.Errorf("%s (order bias %.2g): the first-listed tool %v is not chosen clearly more than the last-listed %v", pop.name, b, first, last)
 		}
 	}
+	how := "nothing: no trait favours a list position"
+	if _, ok := optionalTrait(personas.Baseline(), "OrderBias"); ok {
+		how = "the `order_bias` trait"
+	}
 	return fmt.Sprintf("%d episodes per row, half under each wording (both wordings are the same for all five tools); shares are of the episodes that called one of the five. "+
-		"With identical tools δ_pos has a sampling floor: about 0.03 at this size even when every position is equally likely.\n\n", n) + tb.String()
+			"With identical tools δ_pos has a sampling floor: about 0.03 at this size even when every position is equally likely.\n\n", n) + tb.String(),
+		[]string{"(c) five identical tools: position bias δ_pos (0 = every position alike)", "0.306–0.423 (three models)", mix, "δ_pos " + spread.String(), how}
 }
 
 // deltaPos is ½ Σ |p_i − 1/K| with a 95% percentile-bootstrap interval
@@ -459,7 +528,7 @@ func topGap(scores []personas.ToolScore) float64 {
 // worlds) under every variant is a cell; each cell's episodes go to the bin
 // of the playing persona's score gap for that goal, and an error is an
 // episode that did not end ok.
-func calibrateMargin(t *testing.T, pops []population, n int) string {
+func calibrateMargin(t *testing.T, pops []population, n int) (string, []string) {
 	own := []*calibWorld{loadCalibWorld(t, "margin.yaml")}
 	var shipped []*calibWorld
 	for _, name := range worlds.Names() {
@@ -533,6 +602,12 @@ func calibrateMargin(t *testing.T, pops []population, n int) string {
 			t.Errorf("%s: the error rate where the top two scores are close (%v) is not clearly above where they are far apart (%v)", c.what, lo, hi)
 		}
 	}
+	lo, hi := ownPooled[0], ownPooled[len(ownPooled)-1]
+	slo, shi := shipPooled[0], shipPooled[len(shipPooled)-1]
 	return fmt.Sprintf("About %d episodes per row on each set of worlds, spread evenly over its goals and variants; each episode is binned by the gap between the two best first-choice scores of the persona that played it.\n\n", n) +
-		ownText + "\n" + shipText
+			ownText + "\n" + shipText,
+		[]string{"(d) error rate where the top two scores are close vs far apart", "rises as the gap closes (direction only)",
+			fmt.Sprintf("margin world: %.1f%% (%s) vs %.1f%% (%s); shipped worlds: %.1f%% vs %.1f%% (personas pooled)",
+				100*lo.p(), marginBins[0].label, 100*hi.p(), marginBins[len(marginBins)-1].label, 100*slo.p(), 100*shi.p()),
+			"see the tables below", "softmax over the scores at the persona's `noise`: a close second is often taken"}
 }
