@@ -523,6 +523,24 @@ func topGap(scores []personas.ToolScore) float64 {
 	return s[len(s)-1] - s[len(s)-2]
 }
 
+// errorRule says whether an episode's outcome counts as an error.
+type errorRule func(w *engine.World, out personas.Outcome) bool
+
+// notOK: the episode did not end ok. On the margin world nothing but the
+// choice of tool (or an adversarial's malformed arguments) decides that.
+func notOK(_ *engine.World, out personas.Outcome) bool { return out.Severity != engine.SeverityOK }
+
+// offMeant: the first write went to a tool other than the goal's meant one,
+// or, for a goal that only reads, there was a write at all. On the shipped
+// worlds an outcome can also go wrong for reasons that are not the choice
+// (a lost update, a near-duplicate name), which this leaves out.
+func offMeant(w *engine.World, out personas.Outcome) bool {
+	if t := w.Tool(out.Meant); t != nil && !t.Writes() {
+		return out.Called != ""
+	}
+	return out.Called != out.Meant
+}
+
 // (d) arXiv 2605.07990: errors rise as the top two candidates' scores get
 // close. Every goal of the margin world (and, for breadth, of the shipped
 // worlds) under every variant is a cell; each cell's episodes go to the bin
@@ -534,7 +552,7 @@ func calibrateMargin(t *testing.T, pops []population, n int) (string, []string) 
 	for _, name := range worlds.Names() {
 		shipped = append(shipped, loadCalibWorld(t, name))
 	}
-	measure := func(cws []*calibWorld, pop population, perPop int) []rate {
+	measure := func(cws []*calibWorld, pop population, perPop int, isErr errorRule) []rate {
 		cells := 0
 		for _, cw := range cws {
 			cells += len(cw.w.Variants) * len(cw.w.Goals)
@@ -552,7 +570,7 @@ func calibrateMargin(t *testing.T, pops []population, n int) (string, []string) 
 					cw.run(t, v, g.Name, pop, 0, per, func(i int, out personas.Outcome) {
 						b := &bins[gap[pop.persona(i)]]
 						b.n++
-						if out.Severity != engine.SeverityOK {
+						if isErr(cw.w, out) {
 							b.k++
 						}
 					})
@@ -561,7 +579,7 @@ func calibrateMargin(t *testing.T, pops []population, n int) (string, []string) 
 		}
 		return bins
 	}
-	render := func(cws []*calibWorld, what string, perPop int) (string, []rate) {
+	render := func(cws []*calibWorld, what string, perPop int, isErr errorRule) (string, []rate) {
 		head := []string{"population"}
 		for _, b := range marginBins {
 			head = append(head, b.label)
@@ -569,7 +587,7 @@ func calibrateMargin(t *testing.T, pops []population, n int) (string, []string) 
 		tb := &table{head: head}
 		pooled := make([]rate, len(marginBins))
 		for _, pop := range pops {
-			bins := measure(cws, pop, perPop)
+			bins := measure(cws, pop, perPop, isErr)
 			row := []string{pop.name}
 			for i, b := range bins {
 				if b.n == 0 {
@@ -591,8 +609,8 @@ func calibrateMargin(t *testing.T, pops []population, n int) (string, []string) 
 		tb.add(row...)
 		return what + "\n\n" + tb.String(), pooled
 	}
-	ownText, ownPooled := render(own, "On the margin world (personas/testdata/calibration/margin.yaml), error rate by gap [95% CI] (episodes):", n)
-	shipText, shipPooled := render(shipped, "On the shipped worlds ("+strings.Join(worlds.Names(), ", ")+"), every goal under every variant:", n)
+	ownText, ownPooled := render(own, "On the margin world (personas/testdata/calibration/margin.yaml), where an error is an episode that did not end ok — error rate by gap [95% CI] (episodes):", n, notOK)
+	shipText, shipPooled := render(shipped, "On the shipped worlds ("+strings.Join(worlds.Names(), ", ")+"), every goal under every variant, where an error is a first write to a tool other than the goal's meant one (any write, for a goal that only reads):", n, offMeant)
 	for _, c := range []struct {
 		what string
 		bins []rate
