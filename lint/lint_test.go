@@ -295,8 +295,10 @@ func TestCRMAmbiguousScoresLowerThanClear(t *testing.T) {
 		t.Errorf("fix = %q", f.Fix)
 	}
 	// The reader model: a novice asked to hide a contact picks
-	// delete_contact at least as often as archive_contact.
-	wantFinding(t, ambiguous, "delete_contact", DimDisambiguation, LevelError, `agents asked to "Hide … from the active contact list, but keep their history"`)
+	// delete_contact about as often as archive_contact ("Remove a contact
+	// from the list" only sounds like hiding; "Archive" is hiding, so
+	// archive_contact still leads a little).
+	wantFinding(t, ambiguous, "delete_contact", DimDisambiguation, LevelWarning, `agents asked to "Hide … from the active contact list, but keep their history"`)
 	wantFinding(t, ambiguous, "archive_contact", DimDisambiguation, LevelWarning, "pick delete_contact")
 	if fs := findings(clear, "delete_contact", DimDisambiguation); len(fs) != 0 {
 		t.Errorf("clear delete_contact disambiguation: %+v", fs)

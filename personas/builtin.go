@@ -3,8 +3,13 @@ package personas
 // Baseline is the traits a persona starts from: a reasonably competent
 // agent that reads the first sentence of a description, weighs warnings
 // moderately, takes synonyms at half weight, checks its work sometimes and
-// retries once, honouring retry-after. A pack file's persona starts from it
-// (or from the persona named in `like:`) and changes what it names.
+// retries once, honouring retry-after. It is a little credulous and a little
+// swayed by list order — small but not zero, because language-model agents
+// measurably are (assertive descriptions win far more often than their
+// share, earlier-listed tools are preferred), and a baseline of zero would
+// make herd blind to descriptions that win by promotion rather than by
+// saying what the tool does. A pack file's persona starts from it (or from
+// the persona named in `like:`) and changes what it names.
 var baseline = Traits{
 	Attention:   0.6,
 	Caution:     0.5,
@@ -15,6 +20,8 @@ var baseline = Traits{
 	Retry:       RetryPolicy{Mode: RetryOnce, HonorRetryAfter: true},
 	Patience:    6,
 	Hostility:   0,
+	Credulity:   0.3,
+	OrderBias:   0.1,
 }
 
 // Baseline returns the traits every persona starts from.
@@ -35,12 +42,14 @@ func Builtin() *Pack {
 				t.Attention, t.Caution, t.Literalness, t.Noise, t.Verify = 0.95, 0.9, 0.3, 0.15, 0.9
 				t.Retry = RetryPolicy{Mode: RetryOnce, IdempotencyKeys: true, HonorRetryAfter: true}
 				t.Patience, t.Hostility = 8, 0
+				t.Credulity, t.OrderBias = 0.1, 0.05
 			})},
 		{Name: "hasty", Description: "Picks a tool by its name alone, searches by a last name and takes the first similar result; rarely checks its work; retries at once, ignoring retry-after.",
 			Traits: with(func(t *Traits) {
 				t.Attention, t.Caution, t.Literalness, t.Noise, t.Verify = 0.15, 0.2, 0.5, 0.6, 0.1
 				t.Retry = RetryPolicy{Mode: RetryOnce}
 				t.Patience = 3
+				t.OrderBias = 0.3
 			})},
 		{Name: "literal", Description: "Matches the goal's words against the tools' words exactly; a synonym means nothing to it.",
 			Traits: with(func(t *Traits) {
@@ -49,6 +58,7 @@ func Builtin() *Pack {
 		{Name: "novice", Description: "Reads the first sentence, half-understands warnings, chooses loosely and seldom checks its work.",
 			Traits: with(func(t *Traits) {
 				t.Attention, t.Caution, t.Noise, t.Verify = 0.5, 0.4, 0.8, 0.3
+				t.Credulity, t.OrderBias = 0.6, 0.25
 			})},
 		{Name: "retrier", Description: "Retries every failure until it succeeds or runs out of patience, at once, without idempotency keys.",
 			Traits: with(func(t *Traits) {

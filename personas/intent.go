@@ -7,11 +7,11 @@ import (
 
 // A goal's intent is read as one or more actions: "Return the lamp I
 // ordered and refund me" asks for a return, then a refund. Each action is
-// matched against the tools on its own, with its verb weighted and every
-// other word of the sentence as context; constraints (keep, once…) hold for
-// all of them.
+// an action word (its verb, which gates everything else) and context words
+// (every other content word of the intent); constraints (keep, once…) hold
+// for all of them.
 
-// intentWord is one word of a goal's intent with its weight.
+// intentWord is one context word of a goal's intent with its weight.
 type intentWord struct {
 	stem   string
 	weight float64
@@ -19,23 +19,31 @@ type intentWord struct {
 
 // intent is one action an agent matches tools against.
 type intent struct {
-	words    []intentWord
-	verb     string // the action asked for
-	total    float64
-	reads    bool // the verb only asks to look something up
-	preserve bool // keep, preserve, history, without, not…: loss cues matter
-	repeat   bool // once, only…: repeat cues matter
+	verb     string       // the action asked for (a key: "delet", "call off")
+	words    []intentWord // context words, the verb excluded
+	total    float64      // the context words' weight
+	reads    bool         // the verb only asks to look something up
+	preserve bool         // keep, preserve, history, without, not…: loss cues matter
+	repeat   bool         // once, only…: repeat cues matter
 }
 
-var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous")
+var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",
+	"recoverable", "reversible", "safe", "undo")
 var repeatWords = stemSet("once", "only", "single", "exactly", "twice")
+
+// constraintWords say how, not what: they weigh cues, they are not words
+// to find in a tool's text ("again" in "we may need it again later" is not
+// the "again" of "calling again creates two").
+var constraintWords = stemSet("once", "only", "single", "exactly", "twice", "not", "never", "no", "without", "again",
+	"later", "ever", "any", "more", "longer")
 
 // readVerbs ask for information, not for a change.
 var readVerbs = stemSet("find", "get", "list", "search", "look", "lookup", "show", "fetch", "read", "retrieve",
-	"view", "check", "count", "see", "query", "inspect", "browse", "tell", "what", "which")
+	"view", "check", "count", "see", "query", "inspect", "browse", "tell", "what", "which", "look up", "locate")
 
 // lightVerbs carry no action of their own ("give me my money back").
-var lightVerbs = stemSet("give", "take", "make", "do", "go", "let", "want", "need", "like")
+var lightVerbs = stemSet("give", "take", "make", "do", "go", "let", "want", "need", "like", "help", "ask", "try",
+	"request", "wish", "would", "ahead", "kindly")
 
 // idioms a reader understands as one action, matched on stems.
 var idioms = []struct {
@@ -56,32 +64,53 @@ var idioms = []struct {
 var clauseBreak = regexp.MustCompile(`(?i)[.!?;:—–]+|\s-\s|,?\s+(?:and then|and|then)\s+`)
 
 // parseIntent reads an intent (placeholders removed) into its actions, at
-// least one. actions is the vocabulary of action words: the first word of
-// every tool name, lexicon words, read verbs. An action starts a clause
-// (after light verbs); when no clause starts with one, the first action
-// word anywhere is the verb, else the first word: "The customer on charge …
-// was overcharged: refund $…" asks to refund.
-func parseIntent(text string, actions map[string]bool) []intent {
+// least one. isAction tells action words: the tools' action words, the
+// lexicons' words, read verbs, words general English uses mostly as verbs.
+// An action starts a clause (after light verbs, or as a phrase: "call
+// off", "take down"); when no clause starts with one, the first action word
+// anywhere is the verb, else the first word: "The customer on charge … was
+// overcharged: refund $…" asks to refund.
+func parseIntent(text string, isAction func(string) bool, r *relater) []intent {
 	var words []string
 	var verbs []string
+	unknown := "" // the first imperative clause's first word, when no action word starts any
 	seen := map[string]bool{}
+	addWord := func(w string) {
+		if !seen[w] && !lightVerbs[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
 	for _, raw := range clauseBreak.Split(text, -1) {
 		ws := rewriteIdioms(stems(raw))
+		aug, _ := r.augment(ws)
 		for _, w := range ws {
-			if !seen[w] && !lightVerbs[w] {
-				seen[w] = true
-				words = append(words, w)
+			addWord(w)
+		}
+		for _, w := range aug[len(ws):] {
+			if isAction(w) {
+				addWord(w)
 			}
 		}
 		if !imperative(raw) {
 			continue
 		}
-		for _, w := range ws {
+		for i, w := range ws {
+			if _, first := r.augment(ws[i:]); len(first) > 0 {
+				if k := first[0]; isAction(k) {
+					if !slices.Contains(verbs, k) {
+						verbs = append(verbs, k)
+					}
+					break
+				}
+			}
 			if lightVerbs[w] {
 				continue
 			}
-			if actions[w] && !slices.Contains(verbs, w) {
+			if isAction(w) && !slices.Contains(verbs, w) {
 				verbs = append(verbs, w)
+			} else if !isAction(w) && unknown == "" {
+				unknown = w
 			}
 			break
 		}
@@ -89,9 +118,14 @@ func parseIntent(text string, actions map[string]bool) []intent {
 	if len(words) == 0 {
 		return []intent{{}}
 	}
+	if len(verbs) == 0 && unknown != "" {
+		// "Frobnicate the widget": the goal names an action no tool or
+		// dictionary knows; a noun elsewhere in it is no verb.
+		verbs = []string{unknown}
+	}
 	if len(verbs) == 0 {
 		for _, w := range words {
-			if actions[w] {
+			if isAction(w) && !constraintWords[w] {
 				verbs = []string{w}
 				break
 			}
@@ -111,21 +145,46 @@ func parseIntent(text string, actions map[string]bool) []intent {
 func newIntent(words []string, verb string) intent {
 	in := intent{verb: verb, reads: readVerbs[verb], words: make([]intentWord, 0, len(words))}
 	for _, w := range words {
+		in.preserve = in.preserve || preserveWords[w]
+		in.repeat = in.repeat || repeatWords[w]
+		if w == verb || containsWord(verb, w) {
+			continue
+		}
 		wt := 1.0
-		switch {
-		case w == verb:
-			wt = verbWeight
-		case repeatWords[w]:
-			// "exactly once" says how, not what: it weighs cues, it is not
-			// a word to find in a tool's text.
+		if constraintWords[w] {
 			wt = 0
 		}
 		in.words = append(in.words, intentWord{stem: w, weight: wt})
 		in.total += wt
-		in.preserve = in.preserve || preserveWords[w]
-		in.repeat = in.repeat || repeatWords[w]
 	}
 	return in
+}
+
+// containsWord reports whether phrase key k has w as one of its words.
+func containsWord(k, w string) bool {
+	if len(k) <= len(w) {
+		return false
+	}
+	for i := 0; i+len(w) <= len(k); i++ {
+		if k[i:i+len(w)] == w && (i == 0 || k[i-1] == ' ') && (i+len(w) == len(k) || k[i+len(w)] == ' ') {
+			return true
+		}
+	}
+	return false
+}
+
+// imperative reports whether a clause starts with a word in a verb's place
+// ("Charge a customer's card", "Moves money"), not with an article or
+// pronoun ("A charge is captured once").
+func imperative(clause string) bool {
+	return actionWord(clause) != "" || startsWithContent(clause)
+}
+
+func startsWithContent(clause string) bool {
+	for _, f := range splitWords(clause) {
+		return !stopWords[lower(f)]
+	}
+	return false
 }
 
 // rewriteIdioms replaces idioms by the action they mean.

@@ -3,19 +3,26 @@ package personas
 import (
 	"maps"
 	"slices"
+	"strings"
 )
 
-// lexicon holds weighted synonym relations between stems. A relation of
-// weight w lets an intent word match a tool word at w × (1 − literalness).
-// Members with spaces are phrases: they match as consecutive words.
-type lexicon struct {
-	words   map[string]map[string]float64 // stem → related stem → weight
-	phrases map[string][]phrase           // stem → related phrases
-}
+// The reader model knows words at three layers, strongest first:
+//
+//   - a world's own `lexicon:` entries: its author says these words mean the
+//     same thing there, so they count fully for every reader, literal or not;
+//   - the built-in domain lexicon below: what any agent that has used
+//     record-keeping APIs knows and no dictionary says (hiding a contact is
+//     archiving it; renaming a record is updating it);
+//   - general English (relate.go): synonyms, derived forms and one step of
+//     hypernymy, each at its sense-frequency weight.
+//
+// The domain layer overrides general English: where it relates two words,
+// or holds them opposite, a dictionary's view of the pair is not asked.
 
-type phrase struct {
-	words  []string
-	weight float64
+// lexicon holds weighted relations between keys. A key is a stem, or the
+// stems of a phrase joined by one space ("look up", "call off").
+type lexicon struct {
+	words map[string]map[string]float64 // key → related key → weight
 }
 
 // relation is a group of words related to each other at one weight (a
@@ -32,65 +39,142 @@ func pair(w float64, from string, to ...string) relation {
 	return relation{weight: w, pair: true, words: append([]string{from}, to...)}
 }
 
-// builtinLexicon is what every agent knows about words. The weights say how
-// safely one word stands for another: hiding is archiving, but "remove
-// from the list" only sounds like hiding (0.6) — which is exactly the
-// misreading an ambiguous "Remove a contact" invites.
-var builtinLexicon = []relation{
-	group(1.0, "hide", "archive", "deactivate", "conceal"),
-	pair(0.6, "hide", "remove"),
-	group(1.0, "remove", "delete", "destroy", "erase"),
-	group(1.0, "refund", "reverse", "return money"),
-	group(1.0, "send", "email", "mail"),
-	group(1.0, "replace", "overwrite"),
-	group(1.0, "update", "change", "edit", "modify", "set"),
-	group(0.8, "find", "look up", "search", "get", "list", "fetch", "lookup", "retrieve"),
-	group(1.0, "cancel", "void"),
-	pair(0.8, "return", "send back"),
-	group(1.0, "charge", "bill", "pay"),
-	group(1.0, "reply", "respond", "answer"),
-	group(0.8, "upload", "put", "write", "save"),
-	group(1.0, "trash", "bin"),
-	group(1.0, "create", "add", "new", "insert"),
-	group(1.0, "restore", "unarchive", "undelete", "recover"),
+// family relates each member to every head word at weight w, and members
+// not to each other: renaming and rescheduling are both updates, but
+// renaming is not rescheduling.
+func family(w float64, heads []string, members ...string) []relation {
+	out := make([]relation, 0, len(heads))
+	for _, h := range heads {
+		out = append(out, pair(w, h, members...))
+	}
+	return out
+}
+
+var (
+	hideHeads    = []string{"hide", "archive", "deactivate"}
+	deleteHeads  = []string{"delete", "remove", "destroy", "erase"}
+	updateHeads  = []string{"update", "change", "edit", "modify"}
+	createHeads  = []string{"create", "add", "insert"}
+	cancelHeads  = []string{"cancel", "void"}
+	restoreHeads = []string{"restore", "unarchive", "undelete", "recover"}
+	findHeads    = []string{"find", "search", "look up", "lookup", "get", "fetch", "retrieve", "list"}
+	sendHeads    = []string{"send", "email", "mail"}
+)
+
+// builtinLexicon is what every agent knows about the words of tool APIs.
+// The weights say how safely one word stands for another: hiding is
+// archiving, but "remove from the list" only sounds like hiding (0.6) —
+// which is exactly the misreading an ambiguous "Remove a contact" invites.
+var builtinLexicon = slices.Concat(
+	[]relation{
+		group(1.0, "hide", "archive", "deactivate", "conceal"),
+		pair(0.75, "hide", "remove"),
+		group(1.0, "remove", "delete", "destroy", "erase"),
+		group(1.0, "refund", "reverse", "return money", "reimburse"),
+		group(1.0, "send", "email", "mail"),
+		group(1.0, "replace", "overwrite"),
+		group(1.0, "update", "change", "edit", "modify", "set", "alter", "amend"),
+		group(0.8, "find", "look up", "search", "get", "list", "fetch", "lookup", "retrieve", "query"),
+		group(1.0, "cancel", "void", "call off", "abort"),
+		pair(0.8, "return", "send back", "take back", "bring back"),
+		group(1.0, "charge", "bill"),
+		pair(0.8, "charge", "pay", "collect"),
+		group(1.0, "reply", "respond", "answer"),
+		group(0.8, "upload", "put", "write", "save", "store"),
+		group(1.0, "trash", "bin"),
+		group(1.0, "create", "add", "new", "insert", "register"),
+		group(1.0, "restore", "unarchive", "undelete", "recover", "reinstate", "reactivate", "bring back"),
+		group(1.0, "decline", "reject", "deny", "refuse"),
+		group(1.0, "accept", "approve", "confirm"),
+		group(0.9, "close", "resolve"),
+		group(1.0, "assign", "allocate"),
+		pair(0.8, "assign", "reassign", "transfer", "hand over"),
+		group(1.0, "lock", "freeze"),
+		group(1.0, "publish", "release", "deploy"),
+		group(1.0, "merge", "combine"),
+		group(1.0, "schedule", "book"),
+		group(1.0, "revoke", "rescind", "withdraw"),
+		group(1.0, "suspend", "pause"),
+	},
+	// Verbs that change a record without saying "update": a record API's
+	// update is how they are done.
+	family(0.7, updateHeads, "rename", "reschedule", "move", "point", "set", "mark", "adjust", "correct", "fix",
+		"revise", "reassign", "retitle", "relabel", "rewrite", "repoint", "redirect", "reprice", "extend", "shorten"),
+	// Ways of making a record go away: some keep it (hiding), most do not.
+	family(0.8, deleteHeads, "purge", "wipe", "drop", "discard", "get rid", "throw away", "take down", "tear down",
+		"scrap", "obliterate", "expunge", "nuke"),
+	family(0.6, deleteHeads, "trash", "clear", "clean up"),
+	family(0.6, hideHeads, "suspend", "disable", "shelve", "mothball", "retire", "take offline", "unlist", "unpublish", "mute"),
+	family(0.7, createHeads, "make", "open", "set up", "start", "log", "file", "schedule", "book", "raise", "submit",
+		"issue", "generate", "provision", "spin up", "post"),
+	family(0.7, cancelHeads, "revoke", "rescind", "withdraw", "scrap", "drop", "stop", "undo"),
+	family(0.7, restoreHeads, "reopen", "revive", "bring back", "roll back", "revert", "undo"),
+	family(0.7, findHeads, "show", "view", "read", "check", "look", "see", "browse", "inspect", "locate", "count", "tell"),
+	family(0.7, sendHeads, "deliver", "notify", "message", "forward", "dispatch"),
+)
+
+// builtinAntonyms are opposite actions: a tool that does one is no way to
+// do the other, however many other words it shares with the goal. Pairs,
+// both ways; "unX", "disX" and "deX" oppose X by their prefix as well
+// (opposes, relate.go).
+var builtinAntonyms = [][2]string{
+	{"hide", "restore"}, {"hide", "show"}, {"hide", "reveal"}, {"hide", "unarchive"},
+	{"archive", "restore"}, {"delete", "restore"}, {"delete", "undelete"}, {"remove", "restore"},
+	{"trash", "restore"}, {"deactivate", "reactivate"}, {"remove", "add"}, {"delete", "create"}, {"remove", "create"},
+	{"lock", "unlock"}, {"freeze", "unfreeze"}, {"freeze", "thaw"}, {"enable", "disable"}, {"activate", "deactivate"},
+	{"open", "close"}, {"close", "reopen"}, {"resolve", "reopen"}, {"charge", "refund"},
+	{"accept", "decline"}, {"accept", "reject"}, {"approve", "reject"}, {"approve", "deny"}, {"approve", "decline"},
+	{"accept", "deny"}, {"confirm", "cancel"}, {"grant", "revoke"}, {"assign", "unassign"}, {"include", "exclude"},
+	{"subscribe", "unsubscribe"}, {"publish", "unpublish"}, {"publish", "withdraw"}, {"block", "unblock"},
+	{"suspend", "reinstate"}, {"suspend", "resume"}, {"pause", "resume"}, {"start", "stop"}, {"ban", "unban"},
+	{"mute", "unmute"}, {"pin", "unpin"}, {"follow", "unfollow"}, {"attach", "detach"}, {"connect", "disconnect"},
+	{"install", "uninstall"}, {"mount", "unmount"}, {"encrypt", "decrypt"}, {"upload", "download"},
+	{"increase", "decrease"}, {"raise", "lower"}, {"promote", "demote"}, {"join", "leave"}, {"merge", "split"},
+	{"add", "subtract"}, {"credit", "debit"}, {"buy", "sell"}, {"lend", "borrow"}, {"import", "export"},
+	{"archive", "unarchive"}, {"hide", "unhide"}, {"list", "unlist"}, {"schedule", "cancel"}, {"book", "cancel"},
+	{"enable", "suspend"}, {"show", "conceal"}, {"keep", "delete"}, {"keep", "discard"}, {"save", "discard"},
 }
 
 // worldRelationWeight is the weight of a world file's own lexicon entries:
 // the world's author says these words mean the same thing there.
 const worldRelationWeight = 1.0
 
-// newLexicon builds the built-in lexicon extended by a world's entries
-// (word → words it may stand for). Entries are applied in sorted order so
-// the lexicon does not depend on map iteration (related keeps the best
-// weight, so the order could only ever change the order of phrases).
-func newLexicon(world map[string][]string) *lexicon {
-	lx := &lexicon{words: map[string]map[string]float64{}, phrases: map[string][]phrase{}}
-	for _, r := range builtinLexicon {
+func newLexicon(rels []relation) *lexicon {
+	lx := &lexicon{words: map[string]map[string]float64{}}
+	for _, r := range rels {
 		lx.addRelation(r)
-	}
-	for _, k := range slices.Sorted(maps.Keys(world)) {
-		lx.addRelation(pair(worldRelationWeight, k, world[k]...))
 	}
 	return lx
 }
 
+// worldLexicon builds a world's entries (word → words it may stand for).
+// Entries are applied in sorted order so the lexicon does not depend on map
+// iteration.
+func worldLexicon(world map[string][]string) *lexicon {
+	var rels []relation
+	for _, k := range slices.Sorted(maps.Keys(world)) {
+		rels = append(rels, pair(worldRelationWeight, k, world[k]...))
+	}
+	return newLexicon(rels)
+}
+
+// key is the lexicon key of a word or phrase: its stems (stop words
+// dropped) joined by one space.
+func key(text string) string { return strings.Join(stems(text), " ") }
+
 func (lx *lexicon) addRelation(r relation) {
 	link := func(a, b string) {
-		as, bs := stems(a), stems(b)
-		if len(as) != 1 || (len(bs) == 1 && as[0] == bs[0]) || len(bs) == 0 {
-			return // phrases are matched as targets only; a word is not its own synonym
+		ka, kb := key(a), key(b)
+		if ka == "" || kb == "" || ka == kb {
+			return // a word is not its own synonym
 		}
-		if len(bs) > 1 {
-			lx.addPhrase(as[0], bs, r.weight)
-			return
-		}
-		m := lx.words[as[0]]
+		m := lx.words[ka]
 		if m == nil {
 			m = map[string]float64{}
-			lx.words[as[0]] = m
+			lx.words[ka] = m
 		}
-		if r.weight > m[bs[0]] {
-			m[bs[0]] = r.weight
+		if r.weight > m[kb] {
+			m[kb] = r.weight
 		}
 	}
 	if r.pair {
@@ -107,35 +191,40 @@ func (lx *lexicon) addRelation(r relation) {
 	}
 }
 
-func (lx *lexicon) addPhrase(a string, words []string, w float64) {
-	for i, p := range lx.phrases[a] {
-		if slices.Equal(p.words, words) {
-			if w > p.weight {
-				lx.phrases[a][i].weight = w
-			}
-			return
-		}
+// weight is the relation between two keys (0 when none).
+func (lx *lexicon) weight(a, b string) float64 {
+	if lx == nil {
+		return 0
 	}
-	lx.phrases[a] = append(lx.phrases[a], phrase{words: words, weight: w})
+	return lx.words[a][b]
 }
 
-// related returns the weight of the best relation between intent word a
-// and any word or phrase in seq (0 when none).
-func (lx *lexicon) related(a string, seq []string) float64 {
-	best := 0.0
-	if m := lx.words[a]; m != nil {
-		for _, w := range seq {
-			if x := m[w]; x > best {
-				best = x
-			}
+// phrases lists the lexicon's multi-word keys, as stems.
+func (lx *lexicon) phrases() [][]string {
+	var out [][]string
+	for _, k := range slices.Sorted(maps.Keys(lx.words)) {
+		if strings.Contains(k, " ") {
+			out = append(out, strings.Split(k, " "))
 		}
 	}
-	for _, p := range lx.phrases[a] {
-		if p.weight > best && containsRun(seq, p.words) {
-			best = p.weight
+	return out
+}
+
+// antonymSet builds the pairs both ways, by key.
+func antonymSet(pairs [][2]string) map[string]map[string]bool {
+	m := map[string]map[string]bool{}
+	add := func(a, b string) {
+		if m[a] == nil {
+			m[a] = map[string]bool{}
 		}
+		m[a][b] = true
 	}
-	return best
+	for _, p := range pairs {
+		a, b := key(p[0]), key(p[1])
+		add(a, b)
+		add(b, a)
+	}
+	return m
 }
 
 // containsRun reports whether run occurs in seq as consecutive words.
@@ -150,28 +239,3 @@ func containsRun(seq, run []string) bool {
 	}
 	return false
 }
-
-// antonyms: a tool whose name says the opposite of the goal's verb does
-// the opposite. Pairs, both ways.
-var antonyms = func() map[string]map[string]bool {
-	pairs := [][2]string{
-		{"hide", "restore"}, {"hide", "show"}, {"hide", "unhide"}, {"hide", "unarchive"}, {"hide", "reveal"},
-		{"archive", "restore"}, {"archive", "unarchive"}, {"archive", "delete"}, {"delete", "restore"},
-		{"delete", "undelete"}, {"delete", "create"}, {"remove", "restore"}, {"remove", "add"}, {"remove", "create"},
-		{"lock", "unlock"}, {"enable", "disable"}, {"charge", "refund"}, {"open", "close"}, {"trash", "restore"},
-		{"cancel", "create"}, {"send", "delete"}, {"reply", "delete"}, {"update", "delete"},
-	}
-	m := map[string]map[string]bool{}
-	add := func(a, b string) {
-		if m[a] == nil {
-			m[a] = map[string]bool{}
-		}
-		m[a][b] = true
-	}
-	for _, p := range pairs {
-		a, b := stem(p[0]), stem(p[1])
-		add(a, b)
-		add(b, a)
-	}
-	return m
-}()

@@ -11,23 +11,28 @@ import (
 )
 
 // Model is the reader model's precomputed view of a world under one
-// description variant: every tool's visible text at each attention level,
-// every goal's words, and (lazily, per persona) the choice distributions.
-// It is immutable after NewModel, apart from that cache, and safe for many
-// goroutines. The cache holds one entry per goal and *Persona: reuse the
-// pack's personas rather than making one per episode.
+// description variant: every tool's text read by its structure, its visible
+// words at each attention level, every goal's intents matched against every
+// tool, and (lazily, per persona) the choice distributions. It is immutable
+// after NewModel, apart from those caches, and safe for many goroutines.
+// The choice cache holds one entry per goal and *Persona: reuse the pack's
+// personas rather than making one per episode.
 type Model struct {
 	world   *engine.World
 	variant string
-	lex     *lexicon
+	rel     *relater
+	texts   []*toolText
 	views   [][3]view // per tool, per attention level, under the variant
+	ideal   [][3]view // the same under the world's first variant, unchanged: what meant's tie-break reads
 	goals   []*goalView
 	byGoal  map[*engine.Goal]*goalView
 	types   map[*engine.RecordType]int
 	getTool []int // per record type: the tool that fetches one by key, -1 when none
 	lists   [][]int
 	all     []int           // every tool index
-	actions map[string]bool // words that name an action: tool verbs, lexicon words
+	verbs   map[string]bool // the tools' action words
+
+	meantOnce sync.Once // meant is found by trying tools on the world, once, on first use
 }
 
 // NewModel builds the reader model of a world under a description variant.
@@ -54,34 +59,47 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 			return nil, fmt.Errorf("world %s: descriptions: no tool named %q", w.Name, name)
 		}
 	}
-	m := &Model{world: w, variant: variant, lex: newLexicon(w.Lexicon), types: map[*engine.RecordType]int{}}
+	m := &Model{world: w, variant: variant, rel: newRelater(w.Lexicon), types: map[*engine.RecordType]int{}}
 	for i, rt := range w.Types {
 		m.types[rt] = i
 	}
+	texts := make([]string, len(w.Tools))
+	for i, t := range w.Tools {
+		texts[i] = t.Description(variant)
+		if d, ok := descriptions[t.Name]; ok {
+			texts[i] = d
+		}
+	}
+	m.texts = readTexts(w, texts)
 	m.views = make([][3]view, len(w.Tools))
-	// Meant is judged on the world's first variant, whatever this model
-	// reads. Those views are needed only to build the goals below, and are
-	// the model's own when it reads that variant unchanged.
-	ideal := m.views
-	ownIdeal := variant != w.Variants[0] || len(descriptions) > 0
-	if ownIdeal {
-		ideal = make([][3]view, len(w.Tools))
+	for i, t := range w.Tools {
+		m.views[i] = buildViews(t, i, m.texts[i], toolIndex, m.rel)
+	}
+	// Meant's tie-break reads the world's first variant, whatever this
+	// model reads.
+	m.ideal = m.views
+	if variant != w.Variants[0] || len(descriptions) > 0 {
+		first := make([]string, len(w.Tools))
+		for i, t := range w.Tools {
+			first[i] = t.Description(w.Variants[0])
+		}
+		ft := readTexts(w, first)
+		m.ideal = make([][3]view, len(w.Tools))
+		for i, t := range w.Tools {
+			m.ideal[i] = buildViews(t, i, ft[i], toolIndex, m.rel)
+		}
 	}
 	m.getTool = make([]int, len(w.Types))
 	m.lists = make([][]int, len(w.Types))
 	for i := range m.getTool {
 		m.getTool[i] = -1
 	}
+	m.verbs = map[string]bool{}
 	for i, t := range w.Tools {
-		text := t.Description(variant)
-		if d, ok := descriptions[t.Name]; ok {
-			text = d
-		}
-		m.views[i] = buildViews(t, i, text, toolIndex)
-		if ownIdeal {
-			ideal[i] = buildViews(t, i, t.Description(w.Variants[0]), toolIndex)
-		}
 		m.all = append(m.all, i)
+		if v := m.views[i][seeName].verb; v != "" {
+			m.verbs[v] = true
+		}
 		if t.Record == nil {
 			continue
 		}
@@ -93,36 +111,84 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 			m.lists[ri] = append(m.lists[ri], i)
 		}
 	}
-	m.actions = actionWords(m)
+	mt := newMatcher(m.rel)
 	m.byGoal = make(map[*engine.Goal]*goalView, len(w.Goals))
 	for _, g := range w.Goals {
-		gv := m.newGoalView(g, ideal)
+		gv := m.newGoalView(g, mt)
 		m.goals = append(m.goals, gv)
 		m.byGoal[g] = gv
 	}
 	return m, nil
 }
 
-// actionWords are the words a goal's verb is recognised by: the first word
-// of every tool's name, every lexicon word, read verbs and antonyms.
-func actionWords(m *Model) map[string]bool {
-	out := map[string]bool{}
-	for _, v := range m.views {
-		if v[seeName].verb != "" {
-			out[v[seeName].verb] = true
+// readTexts reads every tool's description by its structure, then marks
+// the sentences most of the world's tools share nearly verbatim: a
+// boilerplate sentence ("This tool is part of the Acme API") tells tools
+// apart no more than silence, and a skimmer reads past it.
+func readTexts(w *engine.World, descs []string) []*toolText {
+	out := make([]*toolText, len(descs))
+	sigs := make([][]map[string]bool, len(descs))
+	for i, d := range descs {
+		out[i] = &toolText{segs: readStructure(d)}
+		own := stemSet(strings.Fields(nameWords(w.Tools[i].Name))...)
+		sigs[i] = make([]map[string]bool, len(out[i].segs))
+		for k, s := range out[i].segs {
+			set := map[string]bool{}
+			for _, st := range stems(nameWords(s.text)) {
+				if !own[st] {
+					set[st] = true
+				}
+			}
+			sigs[i][k] = set
 		}
 	}
-	for w := range m.lex.words {
-		out[w] = true
+	n := len(descs)
+	if n < 3 {
+		return out
 	}
-	for w := range readVerbs {
-		out[w] = true
-	}
-	for w := range antonyms {
-		out[w] = true
+	for i := range out {
+		for k := range out[i].segs {
+			if len(sigs[i][k]) < 4 {
+				continue // "Read-only." is information, however common
+			}
+			shared := 1
+			for j := range out {
+				if j == i {
+					continue
+				}
+				for _, other := range sigs[j] {
+					if jaccard(sigs[i][k], other) >= boilerplateSimilarity {
+						shared++
+						break
+					}
+				}
+			}
+			out[i].segs[k].boiler = 2*shared > n
+		}
 	}
 	return out
 }
+
+// boilerplateSimilarity is how alike (shared words over all words) two
+// sentences must be to count as the same sentence.
+const boilerplateSimilarity = 0.75
+
+func jaccard(a, b map[string]bool) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	both := 0
+	for w := range a {
+		if b[w] {
+			both++
+		}
+	}
+	return float64(both) / float64(len(a)+len(b)-both)
+}
+
+// isAction tells the words a goal's verb is recognised by: the tools'
+// action words, and what the relater knows as actions.
+func (m *Model) isAction(k string) bool { return m.verbs[k] || m.rel.isAction(k) }
 
 // World returns the model's world.
 func (m *Model) World() *engine.World { return m.world }
@@ -130,18 +196,33 @@ func (m *Model) World() *engine.World { return m.world }
 // Variant returns the description variant the model reads.
 func (m *Model) Variant() string { return m.variant }
 
-// idealReader is who Meant asks: reads everything, heeds every warning,
-// takes synonyms at half weight, and always picks the best.
+// idealReader is who breaks meant's ties: reads everything, heeds every
+// warning, takes synonyms at half weight, believes no promotion, is not
+// swayed by order, and always picks the best.
 var idealReader = Traits{Attention: 1, Caution: 1, Literalness: 0.5, Noise: 1, Patience: 1, Retry: RetryPolicy{Mode: RetryNone}}
 
-// Meant is the tool an ideal reader chooses for the goal under the world's
-// first variant ("" for a goal of another world).
+// Meant is the tool the goal needs ("" for a goal of another world): the
+// one whose ideal call reaches the goal's ok outcome in the world itself
+// (meant.go).
 func (m *Model) Meant(g *engine.Goal) string {
 	gv := m.byGoal[g]
 	if gv == nil {
 		return ""
 	}
+	m.ensureMeant()
 	return m.world.Tools[gv.meant].Name
+}
+
+// MeantHow says how Meant was found: "world" (its ideal call alone reached
+// the ok outcome), "world, pair" (with a second tool, for a goal of two
+// actions) or "reader" (no tool did; the ideal reader's pick).
+func (m *Model) MeantHow(g *engine.Goal) string {
+	gv := m.byGoal[g]
+	if gv == nil {
+		return ""
+	}
+	m.ensureMeant()
+	return gv.meantHow
 }
 
 // Scores are a persona's first-choice scores for the goal: every tool with
@@ -156,6 +237,19 @@ func (m *Model) Scores(p *Persona, g *engine.Goal) []ToolScore {
 	return c.acts[0].toolScores(m, nil)
 }
 
+// Confidence is how surely a persona finds the goal's first action among
+// the tools, in [0, 1]: the best match of the goal's verb in any tool's
+// action as the persona reads them. Near 0, no tool says it does what the
+// goal asks and the first choice is close to a guess — a reason to look
+// around first. -1 for a goal of another world or invalid traits.
+func (m *Model) Confidence(p *Persona, g *engine.Goal) float64 {
+	gv := m.byGoal[g]
+	if gv == nil || p == nil || p.Traits.Validate() != nil {
+		return -1
+	}
+	return round4(gv.choiceFor(m, p).acts[0].confidence)
+}
+
 // Explain breaks a persona's first-choice scores for the goal into their
 // parts, with the probability of each tool being chosen first: why a
 // persona chose what it chose. Nil for a goal of another world or a
@@ -165,7 +259,7 @@ func (m *Model) Explain(p *Persona, g *engine.Goal) []ScoreParts {
 	if gv == nil || p == nil || p.Traits.Validate() != nil {
 		return nil
 	}
-	parts := scoreParts(m, m.views, &gv.actions[0], m.all, p.Traits)
+	parts, _ := m.scoreParts(gv.readings[0], m.all, p.Traits)
 	c := gv.choiceFor(m, p)
 	for i, ts := range c.acts[0].toolScores(m, nil) {
 		parts[i].P = ts.P
@@ -175,15 +269,18 @@ func (m *Model) Explain(p *Persona, g *engine.Goal) []ScoreParts {
 
 // goalView is everything about a goal that does not depend on the agent.
 type goalView struct {
-	goal    *engine.Goal
-	actions []intent // what the goal asks for, in order (at least one)
-	meant   int
+	goal     *engine.Goal
+	actions  []intent   // what the goal asks for, in order (at least one)
+	readings []*reading // each action matched against every tool
+	ideal    *reading   // the first action matched against the first variant's texts (meant's tie-break)
+	meant    int
+	meantHow string
 
 	idKeyFor map[string]string // tool key param → knows key holding that id
 	// lookup: per record type, the knows key and the field it matches, and
 	// the intent a lookup reads list tools for.
 	lookups []lookupSpec
-	explore intent
+	explore *reading
 	fills   [][2][]fill // per tool, per (attention < full, full): per param
 
 	choices sync.Map // *Persona → *choice
@@ -192,7 +289,7 @@ type goalView struct {
 type lookupSpec struct {
 	known  string        // knows key ("" when the agent cannot look this type up)
 	field  *engine.Field // the field it matches
-	intent intent
+	intent *reading
 	others []knownField // further known fields to tell same-named records apart
 }
 
@@ -207,16 +304,18 @@ type fill struct {
 	version *engine.Field // an expected-version param: the record field it echoes
 }
 
-// newGoalView builds a goal's view; ideal is every tool's views under the
-// world's first variant, which Meant is judged on.
-func (m *Model) newGoalView(g *engine.Goal, ideal [][3]view) *goalView {
+// newGoalView builds a goal's view: its intents, matched against every
+// tool's views.
+func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	w := m.world
-	gv := &goalView{goal: g, actions: parseIntent(removePlaceholders(g.Intent), m.actions), idKeyFor: map[string]string{}}
-	scores := scoreTools(m, ideal, &gv.actions[0], m.all, idealReader)
-	for i, s := range scores {
-		if s > scores[gv.meant] {
-			gv.meant = i
-		}
+	gv := &goalView{goal: g, idKeyFor: map[string]string{}}
+	gv.actions = parseIntent(removePlaceholders(g.Intent), m.isAction, m.rel)
+	for _, in := range gv.actions {
+		gv.readings = append(gv.readings, mt.newReading(in, m.views))
+	}
+	gv.ideal = gv.readings[0]
+	if !sameViews(m.ideal, m.views) {
+		gv.ideal = mt.newReading(gv.actions[0], m.ideal)
 	}
 	for _, k := range g.KnowsKeys {
 		for _, t := range w.Tools {
@@ -235,14 +334,14 @@ func (m *Model) newGoalView(g *engine.Goal, ideal [][3]view) *goalView {
 			}
 			if ls.known == "" {
 				ls.known, ls.field = k, f
-				ls.intent = lookupIntent(rt, f.Name)
+				ls.intent = mt.newReading(lookupIntent(rt, f.Name, m.rel, m.isAction), m.views)
 				continue
 			}
 			ls.others = append(ls.others, knownField{known: k, field: f})
 		}
 		gv.lookups[ri] = ls
 	}
-	gv.explore = exploreIntent(g.Target)
+	gv.explore = mt.newReading(exploreIntent(g.Target, m.rel, m.isAction), m.views)
 	gv.fills = make([][2][]fill, len(w.Tools))
 	for ti, t := range w.Tools {
 		for b := 0; b < 2; b++ {
@@ -251,6 +350,9 @@ func (m *Model) newGoalView(g *engine.Goal, ideal [][3]view) *goalView {
 	}
 	return gv
 }
+
+// sameViews reports whether two view tables are one.
+func sameViews(a, b [][3]view) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
 
 // knownFieldOf is the field of rt a knows key names: the same name, or the
 // key's last word ("customer_email" → email). Ids and datetimes are not
@@ -285,6 +387,7 @@ func (gv *goalView) choiceFor(m *Model, p *Persona) *choice {
 			return c
 		}
 	}
+	m.ensureMeant()
 	c := gv.newChoice(m, p.Traits)
 	gv.choices.Store(p, c)
 	return c
@@ -293,8 +396,11 @@ func (gv *goalView) choiceFor(m *Model, p *Persona) *choice {
 func (gv *goalView) newChoice(m *Model, tr Traits) *choice {
 	c := &choice{traits: tr, level: levelOf(tr.Attention)}
 	c.acts = make([]dist, len(gv.actions))
-	for i := range gv.actions {
-		c.acts[i] = newDist(m.all, scoreTools(m, m.views, &gv.actions[i], m.all, tr), tr.Noise)
+	for i, rd := range gv.readings {
+		c.acts[i] = m.newDist(rd, m.all, tr)
+		if i > 0 {
+			c.acts[i].covers = m.coverage(rd, m.all, tr)
+		}
 	}
 	c.lookup = make([]dist, len(m.world.Types))
 	for ri := range m.world.Types {
@@ -302,10 +408,20 @@ func (gv *goalView) newChoice(m *Model, tr Traits) *choice {
 		if ls.known == "" || len(m.lists[ri]) == 0 {
 			continue
 		}
-		c.lookup[ri] = newDist(m.lists[ri], scoreTools(m, m.views, &ls.intent, m.lists[ri], tr), tr.Noise)
+		c.lookup[ri] = m.newDist(ls.intent, m.lists[ri], tr)
 	}
 	if ti := m.types[gv.goal.Target]; len(m.lists[ti]) > 0 {
-		c.explore = newDist(m.lists[ti], scoreTools(m, m.views, &gv.explore, m.lists[ti], tr), tr.Noise)
+		c.explore = m.newDist(gv.explore, m.lists[ti], tr)
 	}
 	return c
+}
+
+// newDist scores candidates for a reading and makes the distribution.
+func (m *Model) newDist(rd *reading, cands []int, tr Traits) dist {
+	parts, conf := m.scoreParts(rd, cands, tr)
+	scores := make([]float64, len(parts))
+	for i, p := range parts {
+		scores[i] = p.Score
+	}
+	return newDist(cands, scores, tr.Noise, conf)
 }

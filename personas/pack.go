@@ -130,7 +130,7 @@ func (pp *packParser) mapping(n *yaml.Node, what string, allowed []string) [][2]
 }
 
 var packKeys = []string{"pack", "description", "personas"}
-var personaKeys = []string{"like", "description", "attention", "caution", "literalness", "noise", "verify", "explore", "retry", "patience", "hostility"}
+var personaKeys = []string{"like", "description", "attention", "caution", "literalness", "noise", "verify", "explore", "retry", "patience", "hostility", "credulity", "order_bias"}
 var retryKeys = []string{"mode", "max_attempts", "idempotency_keys", "honor_retry_after"}
 
 func (pp *packParser) parse(root *yaml.Node) *Pack {
@@ -209,6 +209,10 @@ func (pp *packParser) persona(name string, n *yaml.Node, pack, builtin *Pack) *P
 			t.Explore = pp.unit(v, field)
 		case "hostility":
 			t.Hostility = pp.unit(v, field)
+		case "credulity":
+			t.Credulity = pp.unit(v, field)
+		case "order_bias":
+			t.OrderBias = pp.unit(v, field)
 		case "noise":
 			if x, ok := pp.number(v, field); ok {
 				if x <= 0 || x > maxNoise {

@@ -11,17 +11,28 @@ import (
 // The reader model's constants. They are documented in docs/personas.md;
 // the tests pin the behaviour they produce, not their values.
 const (
-	// verbWeight: the intent's verb ("Hide", "Change", "refund") counts
-	// this many times as much as any other word.
-	verbWeight = 2.0
-	// incidentalWeight: the verb found elsewhere than in a verb's place
-	// ("…hides it from the list", "capture_charge") counts this much.
+	// verbShare is the share of a tool's word score its action carries;
+	// the context words share the rest, and only as far as the action
+	// matches (the gate). Both are shares, so a wordy goal and a terse one
+	// with the same action and object score alike.
+	verbShare = 0.5
+	// incidentalWeight: the verb found elsewhere than where a tool names
+	// its action ("…hides it from the list", "capture_charge") counts
+	// this much.
 	incidentalWeight = 0.5
 	// warnWeight and reassureWeight scale caution × cues. A warning
 	// weighs more than a reassurance: one "permanently" is not undone by
 	// one "idempotent".
 	warnWeight     = 0.3
 	reassureWeight = 0.15
+	// distrustWeight scales caution when a tool's name, annotations and
+	// text disagree and the goal has constraints.
+	distrustWeight = 0.3
+	// promoWeight scales credulity × promotional cues.
+	promoWeight = 0.4
+	// orderWeight scales order bias: the first-listed tool gains
+	// orderWeight × order_bias, the k-th orderWeight × order_bias / k.
+	orderWeight = 0.3
 	// mismatchPenalty: a tool the agent sees only reads cannot do a goal
 	// that needs a change (and a tool that writes is not how to look).
 	mismatchPenalty = 0.5
@@ -34,145 +45,90 @@ const (
 	cautionThreshold = 0.5
 )
 
-// match is how well a view's words cover the intent, in [-1, 1]: per
-// intent word its best match (exact 1, synonym weight × (1 − literalness)),
-// weighted, over the intent's weight. The verb matches fully where the
-// tool says what it does (its name's first word, a sentence's first word)
-// and by half elsewhere: create_charge charges, capture_charge captures a
-// charge. A tool whose name starts with the opposite of the verb, or that
-// says it is not that ("This is not a refund"), counts the verb against
-// itself.
-func (in *intent) match(lx *lexicon, v *view, literalness float64) float64 {
-	if in.total == 0 {
-		return 0
-	}
-	syn := 1 - literalness
-	sum := 0.0
-	for _, iw := range in.words {
-		if iw.stem != in.verb {
-			sum += iw.weight * bestMatch(lx, iw.stem, v.words, syn)
-			continue
-		}
-		if v.opposes(lx, iw.stem) {
-			sum -= iw.weight * syn
-			continue
-		}
-		if neg := bestMatch(lx, iw.stem, v.negated, syn); neg > 0 {
-			sum -= iw.weight * neg
-			continue
-		}
-		best := math.Max(bestMatch(lx, iw.stem, v.verbs, syn), incidentalWeight*bestMatch(lx, iw.stem, v.words, syn))
-		sum += iw.weight * best
-	}
-	return sum / in.total
-}
-
-// opposes reports whether the tool's name says the opposite of verb:
-// restore_contact for "hide", create_refund for "charge" — a name with an
-// antonym of the verb and neither the verb nor a synonym of it.
-func (v *view) opposes(lx *lexicon, verb string) bool {
-	opp := false
-	for _, w := range v.name {
-		if antonyms[verb][w] {
-			opp = true
-		}
-	}
-	return opp && bestMatch(lx, verb, v.name, 1) == 0
-}
-
-// bestMatch is 1 for an exact match in words, else the best synonym's
-// weight × syn.
-func bestMatch(lx *lexicon, stem string, words []string, syn float64) float64 {
-	for _, w := range words {
-		if w == stem {
-			return 1
-		}
-	}
-	return lx.related(stem, words) * syn
-}
-
-// relevance is how much a redirect's purpose describes this intent: the
-// share of its purpose words the intent contains (exactly or by synonym).
-// A redirect with no purpose ("use X instead") always applies.
-func (in *intent) relevance(lx *lexicon, purpose []string, literalness float64) float64 {
-	if len(purpose) == 0 {
-		return 1
-	}
-	sum := 0.0
-	one := make([]string, 1)
-	for _, pw := range purpose {
-		best := 0.0
-		for _, iw := range in.words {
-			if iw.stem == pw {
-				best = 1
-				break
-			}
-			one[0] = iw.stem
-			if r := lx.related(pw, one) * (1 - literalness); r > best {
-				best = r
-			}
-		}
-		sum += best
-	}
-	return sum / float64(len(purpose))
-}
-
 // saturate counts repeated cues with diminishing weight: 1, 1.5, 1.75…
-func saturate(n int) float64 { return 2 * (1 - math.Pow(0.5, float64(n))) }
+func saturate(n float64) float64 { return 2 * (1 - math.Pow(0.5, n)) }
 
 // dist is a choice's distribution over candidate tools.
 type dist struct {
 	tools   []int     // candidate tool indices, world order
 	scores  []float64 // the reader model's score of each
 	weights []float64 // exp(sharpness × (score − max) / noise)
+	// covers marks candidates whose text says they do this action along
+	// with another ("Return an order and refund it"): once such a tool
+	// did an earlier action, this one is done too.
+	covers []bool
+	// confidence is how surely the reader found the goal's action among
+	// the candidates: the best action match, in [0, 1]. Near 0 the choice
+	// is a guess between tools none of which says it does the action.
+	confidence float64
 }
 
 // ScoreParts is why a tool scored what it did for one persona and goal:
-// Score = Words + Cues + Mismatch + Redirect.
+// Score = Words + Cues + Mismatch + Redirect + Trust + Promo + Order.
 type ScoreParts struct {
-	Tool     string  `json:"tool"`
-	Words    float64 `json:"words"`    // how well the words it showed cover the goal's, in [-1, 1]
+	Tool string `json:"tool"`
+	// Action is how well the tool's action matches the goal's verb, in
+	// [-1, 1]: -1 for the opposite action or a denial.
+	Action float64 `json:"action"`
+	// Context is the share of the goal's other words the tool's text
+	// covers, in [0, 1]; it counts only as far as Action is positive.
+	Context  float64 `json:"context"`
+	Words    float64 `json:"words"`    // Action × (0.5 + 0.5 × Context); Action alone when negative
 	Cues     float64 `json:"cues"`     // caution × (reassurances − warnings), when the goal has constraints
 	Mismatch float64 `json:"mismatch"` // -0.5 when it reads and the goal needs a change, or the other way
 	Redirect float64 `json:"redirect"` // word score moved in (+) or out (−) by "use X instead" sentences
+	Trust    float64 `json:"trust"`    // −caution × 0.3 when name, annotations and text disagree, for a constrained goal
+	Promo    float64 `json:"promo"`    // credulity × promotional cues
+	Order    float64 `json:"order"`    // order_bias × the tool's place in the list
 	Score    float64 `json:"score"`
 	P        float64 `json:"p"` // probability of being chosen first
 }
 
-// scoreTools scores candidates for an intent as a persona reads them.
-func scoreTools(m *Model, views [][3]view, in *intent, cands []int, tr Traits) []float64 {
-	parts := scoreParts(m, views, in, cands, tr)
-	out := make([]float64, len(parts))
-	for i, p := range parts {
-		out[i] = p.Score
-	}
-	return out
-}
-
-// scoreParts scores candidates and keeps the parts of each score.
-func scoreParts(m *Model, views [][3]view, in *intent, cands []int, tr Traits) []ScoreParts {
+// scoreParts scores candidates for a reading as a persona reads them, and
+// returns the action confidence with them.
+func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, float64) {
 	lv := levelOf(tr.Attention)
+	lit := tr.Literalness
+	in := &rd.in
 	parts := make([]ScoreParts, len(cands))
 	base := make([]float64, len(cands))
 	pos := make(map[int]int, len(cands))
+	confidence := 0.0
 	for i, ti := range cands {
 		pos[ti] = i
-		v := &views[ti][lv]
+		v := &rd.views[ti][lv]
+		tm := &rd.tools[ti][lv]
 		p := &parts[i]
 		p.Tool = m.world.Tools[ti].Name
-		p.Words = in.match(m.lex, v, tr.Literalness)
+		a := actionMatch(tm, lit)
+		p.Action = a
+		p.Context = contextMatch(in, tm, lit)
+		gate := math.Max(a, 0)
+		confidence = math.Max(confidence, gate)
+		if a > 0 {
+			p.Words = a * (verbShare + (1-verbShare)*p.Context)
+		} else {
+			p.Words = a
+		}
+		// A reassurance makes a fitting tool safer; it does not make an
+		// unfitting one fit. A warning lowers any tool.
 		if in.preserve {
-			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cuePreserveReassure]) - warnWeight*saturate(v.cues[cuePreserveWarn]))
+			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cuePreserveReassure])*gate - warnWeight*saturate(v.cues[cuePreserveWarn]))
 		}
 		if in.repeat {
-			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cueRepeatReassure]) - warnWeight*saturate(v.cues[cueRepeatWarn]))
+			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cueRepeatReassure])*gate - warnWeight*saturate(v.cues[cueRepeatWarn]))
 		}
+		if v.disagree != "" && (in.preserve || in.repeat) {
+			p.Trust = -tr.Caution * distrustWeight
+		}
+		p.Promo = tr.Credulity * promoWeight * saturate(v.promo) * gate
+		p.Order = tr.OrderBias * orderWeight / float64(1+i)
 		// A tool that (by its verb, or as the agent read) only reads
 		// cannot make a change, and one that writes is no way to look.
 		if toolReads := readVerbs[v.verb] || v.readOnly; toolReads != in.reads {
 			p.Mismatch = -mismatchPenalty
 		}
-		base[i] = p.Words + p.Cues + p.Mismatch
+		base[i] = p.Words + p.Cues + p.Mismatch + p.Trust + p.Promo + p.Order
 	}
 	// Redirects move the words' attraction ("those words are about X"),
 	// computed on the scores before any move so the order of tools does
@@ -182,12 +138,13 @@ func scoreParts(m *Model, views [][3]view, in *intent, cands []int, tr Traits) [
 		left[i] = math.Max(parts[i].Words, 0)
 	}
 	for i, ti := range cands {
-		for _, r := range views[ti][lv].redirects {
+		tm := &rd.tools[ti][lv]
+		for k, r := range rd.views[ti][lv].redirects {
 			j, ok := pos[r.other]
 			if !ok {
 				continue
 			}
-			f := tr.Attention * in.relevance(m.lex, r.purpose, tr.Literalness)
+			f := tr.Attention * relevance(tm.relevance[k], lit)
 			from, to := i, j
 			if r.away {
 				from, to = j, i
@@ -201,12 +158,59 @@ func scoreParts(m *Model, views [][3]view, in *intent, cands []int, tr Traits) [
 	for i := range parts {
 		parts[i].Score = base[i] + parts[i].Redirect
 	}
-	return parts
+	return parts, confidence
+}
+
+// actionMatch is how well a tool's action matches the goal's verb, in
+// [-1, 1]. The verb matches fully where the tool names its action (its
+// name's verb, a sentence's action word) and by half elsewhere:
+// create_charge charges, capture_charge captures a charge. A tool that
+// denies the verb ("This is not a refund") or whose action is its opposite
+// (restore for hide, accept for decline) scores -1 whatever the reader's
+// literalness: an opposite is not a weaker synonym.
+func actionMatch(tm *toolMatch, lit float64) float64 {
+	place := tm.verbPlace.value(lit)
+	if neg := tm.negated.value(lit); neg > 0 && neg >= place {
+		return -neg
+	}
+	if tm.opposed != "" {
+		return -1
+	}
+	return math.Max(place, incidentalWeight*tm.incidental.value(lit))
+}
+
+// contextMatch is the weighted share of the intent's context words the
+// tool's text covers (1 when the intent has none: the verb is all).
+func contextMatch(in *intent, tm *toolMatch, lit float64) float64 {
+	if in.total == 0 {
+		return 1
+	}
+	sum := 0.0
+	for i, iw := range in.words {
+		if iw.weight > 0 {
+			sum += iw.weight * tm.ctx[i].value(lit)
+		}
+	}
+	return sum / in.total
+}
+
+// relevance is how much a redirect's purpose describes this intent: the
+// share of its purpose words the intent contains (exactly or by synonym).
+// A redirect with no purpose ("use X instead") always applies.
+func relevance(purpose []matches, lit float64) float64 {
+	if len(purpose) == 0 {
+		return 1
+	}
+	sum := 0.0
+	for _, ms := range purpose {
+		sum += ms.value(lit)
+	}
+	return sum / float64(len(purpose))
 }
 
 // newDist turns scores into softmax weights at the persona's noise.
-func newDist(cands []int, scores []float64, noise float64) dist {
-	d := dist{tools: cands, scores: scores, weights: make([]float64, len(scores))}
+func newDist(cands []int, scores []float64, noise, confidence float64) dist {
+	d := dist{tools: cands, scores: scores, weights: make([]float64, len(scores)), confidence: confidence}
 	if len(scores) == 0 {
 		return d
 	}
@@ -233,8 +237,13 @@ func (d *dist) untried(tried []int) float64 {
 }
 
 // sample picks a candidate not in tried with uniform u ∈ [0, 1); -1 when
-// every candidate was tried.
+// every candidate was tried, or when a tried one covers this action.
 func (d *dist) sample(u float64, tried []int) int {
+	for i, ti := range d.tools {
+		if d.covers != nil && d.covers[i] && slices.Contains(tried, ti) {
+			return -1 // a tool already called did this action too
+		}
+	}
 	total := d.untried(tried)
 	if total == 0 {
 		return -1
@@ -269,14 +278,39 @@ func (d *dist) toolScores(m *Model, tried []int) []ToolScore {
 }
 
 // round4 keeps traces short and their JSON stable to read.
-func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+func round4(x float64) float64 {
+	if r := math.Round(x*1e4) / 1e4; r != 0 {
+		return r
+	}
+	return 0 // never -0, which JSON prints as "-0"
+}
 
 // lookupIntent is what an agent that needs an id reads list tools for.
-func lookupIntent(rt *engine.RecordType, field string) intent {
-	return parseIntent("find "+strings.ReplaceAll(rt.Name, "_", " ")+" "+strings.ReplaceAll(field, "_", " "), readVerbs)[0]
+func lookupIntent(rt *engine.RecordType, field string, r *relater, isAction func(string) bool) intent {
+	return parseIntent("find "+nameWords(rt.Name)+" "+strings.ReplaceAll(field, "_", " "), isAction, r)[0]
 }
 
 // exploreIntent is what an agent that looks around first reads for.
-func exploreIntent(rt *engine.RecordType) intent {
-	return parseIntent("list "+strings.ReplaceAll(rt.Name, "_", " "), readVerbs)[0]
+func exploreIntent(rt *engine.RecordType, r *relater, isAction func(string) bool) intent {
+	return parseIntent("list "+nameWords(rt.Name), isAction, r)[0]
+}
+
+// coverThreshold is how well a tool's joined action must match a later
+// action of the goal for the reader to take that action as done.
+const coverThreshold = 0.7
+
+// coverage marks which candidates do a later action of a goal along with
+// an earlier one, as a persona reads them.
+func (m *Model) coverage(rd *reading, cands []int, tr Traits) []bool {
+	lv := levelOf(tr.Attention)
+	var out []bool
+	for i, ti := range cands {
+		if rd.tools[ti][lv].also.value(tr.Literalness) >= coverThreshold {
+			if out == nil {
+				out = make([]bool, len(cands))
+			}
+			out[i] = true
+		}
+	}
+	return out
 }

@@ -33,10 +33,14 @@ var irregular = map[string]string{
 	"chosen": "choos", "bought": "buy", "sold": "sell", "got": "get", "gotten": "get",
 }
 
-// stem reduces a lower-case word to its stem. It is deliberately light (a
-// few English suffixes, then a trailing e), and only has to be consistent:
-// intent, tool text, lexicon and cues all go through it.
-func stem(w string) string {
+// stem reduces a lower-case word to its stem, through the general-English
+// layer's stemmer. It only has to be consistent: intent, tool text,
+// lexicon and cues all go through it.
+func stem(w string) string { return defaultGeneral.stem(w) }
+
+// lightStem is the stemmer of a general layer without a dictionary: a few
+// English suffixes, then a trailing e.
+func lightStem(w string) string {
 	if s, ok := irregular[w]; ok {
 		return s
 	}
@@ -213,6 +217,30 @@ func setOf(words ...string) map[string]bool {
 	return m
 }
 
+// nameWords splits a tool's name into words: snake_case, kebab-case,
+// dotted and camelCase names alike (deleteContact, contacts.delete).
+func nameWords(name string) string {
+	var b strings.Builder
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == '/' || r == ' ':
+			b.WriteByte(' ')
+			prevLower = false
+		case unicode.IsUpper(r):
+			if prevLower {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			prevLower = false
+		default:
+			b.WriteRune(r)
+			prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+		}
+	}
+	return b.String()
+}
+
 // removePlaceholders drops {{…}} from an intent template: placeholders are
 // names and values, not the words a reader matches tools against.
 func removePlaceholders(intent string) string {
@@ -232,3 +260,13 @@ func removePlaceholders(intent string) string {
 		intent = intent[i+j+2:]
 	}
 }
+
+// splitWords splits text into its words (letters, digits, apostrophes and
+// underscores).
+func splitWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) })
+}
+
+func lower(s string) string { return strings.ToLower(s) }
+
+func isLetterRune(r rune) bool { return unicode.IsLetter(r) }

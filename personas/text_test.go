@@ -27,7 +27,7 @@ func TestStemJoinsWordForms(t *testing.T) {
 		}
 	}
 	// Words that must stay apart.
-	if stem("address") == stem("add") || stem("status") == stem("stat") || stem("only") != "only" {
+	if stem("address") == stem("add") || stem("status") == stem("stat") || stem("only") == stem("on") {
 		t.Errorf("over-stemming: address→%q status→%q only→%q", stem("address"), stem("status"), stem("only"))
 	}
 }
@@ -90,7 +90,7 @@ func TestParseIntentFindsActionsInOrder(t *testing.T) {
 		{"The customer on charge   was overcharged: refund $  of it to their card", []string{"refund"}},
 		{"I don't want the   any more — take it back and give me my money back", []string{"return", "refund"}},
 	} {
-		ins := parseIntent(tc.intent, actions)
+		ins := parseIntent(tc.intent, func(k string) bool { return actions[k] }, newRelater(nil))
 		var got []string
 		for _, in := range ins {
 			got = append(got, in.verb)
@@ -103,7 +103,7 @@ func TestParseIntentFindsActionsInOrder(t *testing.T) {
 			t.Errorf("%q: verbs %v, want %v", tc.intent, got, want)
 		}
 	}
-	in := parseIntent("Charge   $  for the renewal, exactly once", stemSet("charge"))[0]
+	in := parseIntent("Charge   $  for the renewal, exactly once", func(k string) bool { return k == stem("charge") }, newRelater(nil))[0]
 	if !in.repeat || in.preserve {
 		t.Errorf("exactly once is a repeat constraint: %+v", in)
 	}

@@ -4,31 +4,36 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/herd-sh/herd/engine"
 )
 
 // A view is what an agent at one attention level sees of one tool: the
-// words it matches against the goal, the warning and reassurance cues it
-// noticed, whether it saw that the tool only reads, and the redirects
-// ("use X instead") it read.
+// words it matches against the goal, where the tool names its action, the
+// warning, reassurance and promotional cues it noticed, whether it saw that
+// the tool only reads, the redirects ("use X instead") it read, and whether
+// the tool's name, annotations and text disagree about what it does.
 type view struct {
-	name      []string // the words of the tool's name
-	verb      string   // the first word of the tool's name: what it does
-	verbs     []string // words in a verb's place: the name's first, each sentence's first
-	words     []string // every word read, but those right after a negation
-	negated   []string // words right after a negation ("this is not a refund")
-	cues      [cueKinds]int
+	name      []string // the keys of the tool's name
+	verb      string   // the name's action word
+	verbs     []string // keys in a verb's place: the name's verb, each prose sentence's action word
+	words     []string // every key read in prose, the name and parameter docs, but negated ones
+	aside     []string // keys read in Returns/Raises sections: context, never the action
+	negated   []string // keys a denial negates ("this is not a refund", "When not to use: …")
+	also      []string // actions joined to another ("Return an order and refund it"): done in the same call
+	cues      [cueKinds]float64
+	promo     float64 // promotional cues ("the best", "always use this"), weighed by credulity
 	readOnly  bool
 	redirects []redirect
+	disagree  string   // how name, annotations and text disagree; "" when they agree
+	seen      []string // the sentences read, for explanations
 }
 
 // redirect is a sentence of one tool's text that sends the reader to
 // another tool ("to hide a contact, use archive_contact instead") or away
-// from one ("use this — not delete_contact"). Its purpose words say when
-// it applies; the sentence's own words describe the other tool and do not
-// count for this one.
+// from one ("use this — not delete_contact", "prefer this over X"). Its
+// purpose words say when it applies; the sentence's own words describe the
+// other tool and do not count for this one.
 type redirect struct {
 	other   int  // the tool mentioned
 	away    bool // true: score moves from other to this tool; false: from this tool to other
@@ -46,9 +51,12 @@ const (
 	cueKinds
 )
 
+var cueKindNames = [cueKinds]string{"loss warning", "keeps data", "repeat warning", "safe to repeat"}
+
 type cue struct {
 	kind  int
 	words []string
+	text  string
 }
 
 // cueTexts are matched on stems, so "keeps", "kept" and "keep" are one cue.
@@ -59,19 +67,35 @@ var cueTexts = []struct {
 	texts []string
 }{
 	{cuePreserveWarn, []string{"permanently", "permanent", "irreversible", "irreversibly", "destroy", "erase",
-		"all versions", "forever", "purge", "wipe", "unrecoverable", "destructive", "no way back"}},
-	{cuePreserveReassure, []string{"keep", "reversible", "restore", "undo", "recoverable", "retain", "preserve",
-		"history kept", "unarchive"}},
-	{cueRepeatWarn, []string{"each call", "every call", "again", "twice", "duplicate", "double"}},
-	{cueRepeatReassure, []string{"idempotent", "idempotency", "safe retry", "repeat safe", "at most once"}},
+		"all versions", "forever", "purge", "wipe", "unrecoverable", "destructive", "no way back", "irrevocable",
+		"irrevocably", "hard delete", "no undo", "lost", "gone for good", "obliterate", "expunge"}},
+	{cuePreserveReassure, []string{"keep", "reversible", "restore", "undo", "recoverable", "recover", "retain",
+		"preserve", "history kept", "unarchive", "soft delete", "bring back", "intact", "safe"}},
+	{cueRepeatWarn, []string{"each call", "every call", "again", "twice", "duplicate", "double", "not idempotent"}},
+	{cueRepeatReassure, []string{"idempotent", "idempotency", "safe retry", "repeat safe", "at most once", "exactly once",
+		"safe to retry", "safely retry"}},
 }
 
 var cues = func() []cue {
 	var out []cue
 	for _, c := range cueTexts {
 		for _, t := range c.texts {
-			out = append(out, cue{kind: c.kind, words: stems(t)})
+			out = append(out, cue{kind: c.kind, words: stems(t), text: t})
 		}
+	}
+	return out
+}()
+
+// promoTexts are assertive, promotional claims: they say nothing about what
+// a tool does, yet raise how often some readers pick it.
+var promoTexts = func() [][]string {
+	var out [][]string
+	for _, t := range []string{"best", "recommended", "recommend", "always use", "most reliable", "reliable",
+		"preferred", "official", "fastest", "most accurate", "accurate", "trusted", "ideal", "perfect", "superior",
+		"first choice", "optimal", "guaranteed", "highly", "definitive", "authoritative", "canonical",
+		"right tool", "better", "powerful", "robust", "state of the art", "industry leading", "top rated",
+		"world class", "use this first", "always"} {
+		out = append(out, stems(t))
 	}
 	return out
 }()
@@ -84,8 +108,11 @@ var cueNegations = stemSet("not", "never", "no", "without", "instead")
 // opposite maps a cue kind to the kind it becomes after a negation.
 var opposite = [cueKinds]int{cuePreserveReassure, cuePreserveWarn, cueRepeatReassure, cueRepeatWarn}
 
-// countCues adds the cues found in seq to counts.
-func countCues(seq []string, counts *[cueKinds]int) {
+// countCues adds the cues found in seq to counts, each at weight w. A
+// reassurance that is the sentence's action (at index action) is what the
+// tool does, not a promise about its consequences: "Restore an archived
+// contact" does not reassure a reader who wants to keep data.
+func countCues(seq []string, action int, w float64, counts *[cueKinds]float64) {
 	for _, c := range cues {
 		for i := 0; i+len(c.words) <= len(seq); i++ {
 			if !slices.Equal(seq[i:i+len(c.words)], c.words) {
@@ -95,46 +122,110 @@ func countCues(seq []string, counts *[cueKinds]int) {
 			if (i >= 1 && cueNegations[seq[i-1]]) || (i >= 2 && cueNegations[seq[i-2]]) {
 				kind = opposite[kind]
 			}
-			counts[kind]++
+			if i == action && kind == cuePreserveReassure {
+				continue
+			}
+			counts[kind] += w
 			break // a cue counts once per text
 		}
 	}
 }
 
+func countPromo(seq []string, w float64) float64 {
+	n := 0.0
+	for _, p := range promoTexts {
+		if containsRun(seq, p) {
+			n += w
+		}
+	}
+	return n
+}
+
 // redirectVerbs make a sentence that mentions another tool a redirect.
-var redirectVerbs = stemSet("use", "call", "prefer", "try", "instead")
+var redirectVerbs = stemSet("use", "call", "prefer", "try", "instead", "see", "consider", "switch", "choose", "pick",
+	"go", "opt", "refer", "rather", "want")
+
+// awayWords right before a mention send the reader away from that tool:
+// "not X", "instead of X", "rather than X", "prefer this over X".
+var awayWords = stemSet("not", "never", "no", "instead", "rather", "over", "avoid", "unlike")
 
 // redirectWords are not purpose words.
-var redirectWords = stemSet("use", "call", "prefer", "try", "instead", "not", "never", "rather", "tool")
+var redirectWords = stemSet("use", "call", "prefer", "try", "instead", "not", "never", "rather", "tool", "see", "consider",
+	"switch", "choose", "pick", "go", "opt", "refer", "over", "avoid", "want", "unlike", "no")
+
+// emphasis is how much more a cue in capitals weighs.
+const emphasis = 1.5
+
+// toolText is a tool's description as read: its segments, with boilerplate
+// marked by the model.
+type toolText struct {
+	segs []segment
+}
+
+// skimmed returns the indices of the segments a reader of first sentences
+// sees: the first informative prose sentence — and the next too when the
+// first has fewer than three words ("Delete.") — never boilerplate, titles
+// or section content.
+func (tt *toolText) skimmed() []int {
+	var out []int
+	words := 0
+	for i := range tt.segs {
+		s := &tt.segs[i]
+		if !s.informative() {
+			continue
+		}
+		out = append(out, i)
+		words += len(stems(s.text))
+		if words >= 3 || len(out) == 2 {
+			break
+		}
+	}
+	return out
+}
+
+// salient reports whether a segment catches a skimmer's eye although it is
+// not the first sentence: a warning label or emoji, or capitals. A skimmer
+// notices its cues, not its words.
+func (s *segment) salient() bool {
+	return !s.boiler && s.role != roleExample && (s.label || s.caps && s.role == roleWarning)
+}
 
 // buildViews computes a tool's three views from its text.
-func buildViews(t *engine.Tool, self int, description string, toolIndex map[string]int) [3]view {
-	name := stems(strings.ReplaceAll(t.Name, "_", " "))
-	sents := sentences(description)
+func buildViews(t *engine.Tool, self int, tt *toolText, toolIndex map[string]int, r *relater) [3]view {
+	name, _ := r.augment(stems(nameWords(t.Name)))
+	verb := nameVerb(name, r)
 	var out [3]view
+	skim := tt.skimmed()
 	for lv := seeName; lv <= seeEverything; lv++ {
-		v := view{name: name, words: append([]string(nil), name...)}
-		if len(name) > 0 {
-			v.verb = name[0]
-			v.verbs = append(v.verbs, name[0])
+		v := view{name: name, words: append([]string(nil), name...), verb: verb}
+		if verb != "" {
+			v.verbs = append(v.verbs, verb)
 		}
-		visible := sents
+		// A name that destroys ("purge_records") warns; one that restores
+		// is an action, not a reassurance.
+		countCues(name, -1, 1, &v.cues)
+		v.cues[cuePreserveReassure], v.cues[cueRepeatReassure] = 0, 0
+		var prev *sentenceRead
 		switch lv {
-		case seeName:
-			visible = nil
 		case seeFirst:
-			if len(sents) > 1 {
-				visible = sents[:1]
+			for i := range tt.segs {
+				s := &tt.segs[i]
+				if slices.Contains(skim, i) {
+					prev = v.read(s, toolIndex, self, r, prev)
+				} else if s.salient() {
+					v.noticeCues(s)
+				}
 			}
-		}
-		for _, s := range visible {
-			v.addSentence(s, tokenize(s, toolIndex), self)
-		}
-		if lv == seeEverything {
+		case seeEverything:
+			for i := range tt.segs {
+				if s := &tt.segs[i]; !s.boiler && s.role != roleExample {
+					prev = v.read(s, toolIndex, self, r, prev)
+				}
+			}
 			for _, p := range t.Params {
-				ws := stems(strings.ReplaceAll(p.Name, "_", " ") + " " + p.Description)
+				ws, _ := r.augment(stems(nameWords(p.Name) + " " + p.Description))
 				v.words = append(v.words, ws...)
-				countCues(ws, &v.cues)
+				countCues(ws, -1, 1, &v.cues)
 			}
 			a := t.Annotations
 			if a.ReadOnly {
@@ -147,28 +238,110 @@ func buildViews(t *engine.Tool, self int, description string, toolIndex map[stri
 				v.cues[cueRepeatReassure]++
 			}
 		}
-		countCues(name, &v.cues)
+		v.disagree = disagreement(t, &v, lv, r)
 		out[lv] = v
 	}
 	return out
 }
 
-// denial is a sentence that says what the tool is not: "This is not a
-// refund", "It does not look at refunds", "Not for deleting". The words it
-// negates count against the tool; elsewhere a negation ("so that a retry
-// cannot charge twice") only flips cues.
-var denial = regexp.MustCompile(`^(?i)(?:not\b|never\b|(?:this|it)(?: tool)? (?:is not|isn't|does not|doesn't|will not|won't|cannot|can't|never)\b)`)
-
-// imperative reports whether a sentence starts with a word in a verb's
-// place ("Charge a customer's card", "Moves money"), not with an article
-// or pronoun ("A charge is captured once").
-func imperative(sentence string) bool {
-	first := strings.FieldsFunc(sentence, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
-	return len(first) > 0 && !stopWords[strings.ToLower(first[0])]
+// nameVerb is the word of a tool's name that says what it does: the first,
+// unless general English knows the first as no verb and a later word as
+// one (contact_delete, contactsArchive).
+func nameVerb(name []string, r *relater) string {
+	if len(name) == 0 {
+		return ""
+	}
+	if share := r.general.verbShare(name[0]); !(share < nounNameShare) || r.isActionWord(name[0]) {
+		return name[0]
+	}
+	for _, w := range name[1:] {
+		if !strings.Contains(w, " ") && r.isAction(w) {
+			return w
+		}
+	}
+	return name[0]
 }
 
-// addSentence adds one visible sentence: a redirect, or words and cues.
-func (v *view) addSentence(raw string, toks []token, self int) {
+// nounNameShare: a first name word general English uses as a verb less
+// often than this is taken for the record, not the action.
+const nounNameShare = 0.2
+
+// noticeCues adds a salient segment's cues, not its words.
+func (v *view) noticeCues(s *segment) {
+	seq := stems(s.text)
+	w := 1.0
+	if s.caps {
+		w = emphasis
+	}
+	countCues(seq, -1, w, &v.cues)
+	if s.role == roleWarning || s.label {
+		v.cues[cuePreserveWarn] += w * warningLabelCue
+	}
+}
+
+// warningLabelCue is what a warning label or header says by itself ("⚠️",
+// "WARNING:"): be careful with this tool, at half a worded warning.
+const warningLabelCue = 0.5
+
+// denial is a sentence that says what the tool is not, or not for: "This
+// is not a refund", "It does not look at refunds", "Not for deleting",
+// "Don't use this to hide contacts". The words it negates count against
+// the tool; elsewhere a negation ("so that a retry cannot charge twice")
+// only flips cues.
+var denial = regexp.MustCompile(`^(?i)(?:not\b|never\b|(?:this|it)(?: tool| endpoint)? (?:is not|isn't|does not|doesn't|will not|won't|cannot|can't|never|should not|shouldn't|must not)\b|(?:do not|don't|never|avoid) (?:use|call|using|calling)\b|(?:please )?(?:do not|don't) (?:use|call) (?:this|it)\b)`)
+
+// verbFrame is what may stand before a sentence's action word: adverbs
+// ("Permanently delete…"), "This tool deletes…", "Use this to delete…",
+// "Lets you delete…", "Used to delete…".
+var verbFrame = regexp.MustCompile(`^(?i)(?:(?:[a-z]+ly|simply|just|also)\s+)*(?:(?:this|the|that)\s+(?:tool|endpoint|function|method|operation|api|action|command|call|route)\s+(?:will\s+|can\s+|lets\s+you\s+|allows\s+you\s+to\s+|is\s+used\s+to\s+|helps\s+(?:you\s+)?(?:to\s+)?)?|(?:use|call)\s+(?:this|it)(?:\s+tool|\s+endpoint)?\s+to\s+|(?:lets|allows|enables)\s+you\s+to\s+|lets\s+you\s+|(?:can\s+be\s+|is\s+)?used\s+to\s+|you\s+can\s+|helps\s+(?:you\s+)?(?:to\s+)?|it\s+|will\s+)?(?:(?:[a-z]+ly)\s+)*`)
+
+// alsoVerb finds an action joined to the sentence's own: "Return a
+// delivered order and refund it", "…, then notifies the owner".
+var alsoVerb = regexp.MustCompile(`(?i)(?:\band|\bthen|\balso|\bplus)\s+(?:it\s+|also\s+|automatically\s+)?([a-z]+)`)
+
+// readOnlyClaim is a sentence saying the tool only reads: "Read-only.",
+// "This tool is read-only", "Read only: …" — not "it becomes read-only".
+var readOnlyClaim = regexp.MustCompile(`^(?i)(?:(?:this(?: tool| endpoint)?|it) is )?(?:read[- ]only|does not (?:change|modify|write) anything|never (?:changes|modifies|writes)|only reads)\b`)
+
+// outputWords start a sentence that describes output, not an action:
+// "Returns the contact's id."
+var outputWords = setOf("returns", "yields", "outputs", "responds")
+
+// actionWord is the sentence's action word: the first word after a frame,
+// when it is not a stop word — "Charge a customer's card", not "A charge
+// is captured once". "" for a sentence that names none.
+func actionWord(raw string) string {
+	rest := raw[len(verbFrame.FindString(raw)):]
+	first := strings.FieldsFunc(rest, func(r rune) bool { return !isWordRune(r) })
+	if len(first) == 0 {
+		return ""
+	}
+	w := strings.ToLower(first[0])
+	if stopWords[w] || outputWords[w] || strings.Contains(w, "_") {
+		return ""
+	}
+	st := stem(w)
+	if strings.HasSuffix(w, "ed") && st != w && len(first) > 1 {
+		return "" // a participle describing a record: "Archived contacts are hidden…"
+	}
+	return st
+}
+
+func isWordRune(r rune) bool {
+	return r == '\'' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127 && isLetterRune(r)
+}
+
+// sentenceRead is what one sentence left for the next: a denial's words,
+// which a following "call X" redirect inherits as its purpose.
+type sentenceRead struct {
+	denied []string
+}
+
+// read adds one visible segment: a redirect, or words and cues.
+func (v *view) read(s *segment, toolIndex map[string]int, self int, r *relater, prev *sentenceRead) *sentenceRead {
+	raw := s.text
+	v.seen = append(v.seen, raw)
+	toks := tokenize(raw, toolIndex)
 	seq := make([]string, 0, len(toks))
 	hasVerb := false
 	for _, t := range toks {
@@ -179,6 +352,21 @@ func (v *view) addSentence(raw string, toks []token, self int) {
 			}
 		}
 	}
+	w := 1.0
+	if s.caps {
+		w = emphasis
+	}
+	switch s.role {
+	case roleReturns, roleRaises:
+		aug, _ := r.augment(seq)
+		v.aside = append(v.aside, aug...)
+		return nil
+	case roleParams:
+		aug, _ := r.augment(seq)
+		v.words = append(v.words, aug...)
+		countCues(seq, -1, w, &v.cues)
+		return nil
+	}
 	var reds []redirect
 	for i, t := range toks {
 		if t.tool < 0 || t.tool == self {
@@ -186,43 +374,134 @@ func (v *view) addSentence(raw string, toks []token, self int) {
 		}
 		away := false
 		for k := i - 1; k >= 0 && k >= i-2; k-- {
-			if w := toks[k].word; toks[k].tool < 0 && (negations[w] || w == "instead" || w == "rather") {
+			if toks[k].tool < 0 && awayWords[toks[k].word] {
 				away = true
 			}
 		}
-		if !away && !hasVerb {
+		if !away && !hasVerb && s.role != roleAvoid {
 			continue // a mention ("reversible with restore_contact"), not a redirect
 		}
 		reds = append(reds, redirect{other: t.tool, away: away})
 	}
-	if len(reds) == 0 {
-		denies := denial.MatchString(strings.TrimSpace(raw))
-		for i, w := range seq {
-			// "instead of a refund" denies a refund wherever it stands.
-			insteadOf := (i >= 1 && seq[i-1] == "instead") || (i >= 2 && seq[i-2] == "instead")
-			if insteadOf || denies && ((i >= 1 && negations[seq[i-1]]) || (i >= 2 && negations[seq[i-2]])) {
-				v.negated = append(v.negated, w)
-				continue
+	if len(reds) > 0 {
+		var purpose []string
+		for _, w := range seq {
+			if !redirectWords[w] {
+				purpose = append(purpose, w)
 			}
-			if i == 0 && imperative(raw) && !negations[w] {
-				v.verbs = append(v.verbs, w)
-			}
-			v.words = append(v.words, w)
 		}
-		countCues(seq, &v.cues)
-		if containsRun(seq, []string{"read", "only"}) {
-			v.readOnly = true
+		if len(purpose) == 0 && prev != nil {
+			purpose = prev.denied // "Don't use this to hide contacts; call archive_contact."
 		}
-		return
+		purpose, _ = r.augment(purpose)
+		for i := range reds {
+			reds[i].purpose = purpose
+		}
+		v.redirects = append(v.redirects, reds...)
+		if s.role == roleAvoid {
+			v.negated = append(v.negated, purpose...)
+		}
+		return nil
 	}
-	var purpose []string
-	for _, w := range seq {
-		if !redirectWords[w] {
-			purpose = append(purpose, w)
+	if s.role == roleAvoid {
+		aug, _ := r.augment(seq)
+		v.negated = append(v.negated, aug...)
+		return &sentenceRead{denied: aug}
+	}
+	trimmed := strings.TrimSpace(raw)
+	denies := denial.MatchString(trimmed)
+	action := -1
+	if s.role != roleTitle && !denies {
+		if aw := actionWord(trimmed); aw != "" {
+			action = slices.Index(seq, aw)
 		}
 	}
-	for i := range reds {
-		reds[i].purpose = purpose
+	var denied []string
+	negAt := -10
+	for i, word := range seq {
+		if negations[word] {
+			negAt = i
+		}
+		// "instead of a refund" denies a refund wherever it stands.
+		insteadOf := (i >= 1 && seq[i-1] == "instead") || (i >= 2 && seq[i-2] == "instead")
+		if insteadOf || denies && i > negAt && i-negAt <= 4 && !redirectWords[word] {
+			v.negated = append(v.negated, word)
+			denied = append(denied, word)
+			continue
+		}
+		v.words = append(v.words, word)
 	}
-	v.redirects = append(v.redirects, reds...)
+	for _, mt := range alsoVerb.FindAllStringSubmatch(trimmed, -1) {
+		if w := stem(lower(mt[1])); !lightVerbs[w] && !stopWords[lower(mt[1])] && r.isAction(w) {
+			v.also = append(v.also, w)
+		}
+	}
+	if action >= 0 {
+		v.verbs = append(v.verbs, seq[action])
+		if _, first := r.augment(seq[action:]); len(first) > 0 {
+			v.verbs = append(v.verbs, first...)
+		}
+	}
+	aug, _ := r.augment(seq)
+	v.words = append(v.words, aug[len(seq):]...)
+	countCues(seq, action, w, &v.cues)
+	if s.role == roleWarning {
+		v.cues[cuePreserveWarn] += w * warningLabelCue
+	}
+	v.promo += countPromo(seq, w)
+	if readOnlyClaim.MatchString(trimmed) {
+		v.readOnly = true
+	}
+	if len(denied) > 0 {
+		return &sentenceRead{denied: denied}
+	}
+	return nil
+}
+
+// disagreement is how a tool's name, annotations (seen at full attention)
+// and text contradict each other about what it does to data: a delete_
+// tool whose text says it archives, a destructive annotation on a text that
+// promises to keep everything, an archive_ tool whose text says it erases
+// permanently, a read-only annotation on a tool whose text writes. A
+// cautious reader trusts such a tool less where data must be kept.
+func disagreement(t *engine.Tool, v *view, lv attentionLevel, r *relater) string {
+	if lv == seeName {
+		return ""
+	}
+	textVerbs := v.verbs[min(1, len(v.verbs)):]
+	if v.verb == "" {
+		textVerbs = v.verbs
+	}
+	// Trashing is not destroying (0.6); purging is (0.8).
+	destroys := func(w string) bool { return r.inFamily(w, "delete", 0.8) }
+	keeps := func(w string) bool { return r.inFamily(w, "archive", 0.6) && !destroys(w) }
+	textDestroys, textKeeps, textWrites := false, false, false
+	for _, w := range textVerbs {
+		textDestroys = textDestroys || destroys(w)
+		textKeeps = textKeeps || keeps(w)
+		textWrites = textWrites || destroys(w) || r.inFamily(w, "update", 0.7) || r.inFamily(w, "create", 0.7)
+	}
+	nameWarns := false
+	for _, w := range v.name {
+		nameWarns = nameWarns || destroys(w)
+	}
+	full := lv == seeEverything
+	annDestroys := full && t.Annotations.Destructive
+	// The cues counted so far include the annotation's own warning.
+	textWarns := v.cues[cuePreserveWarn] > 0 && !(annDestroys && v.cues[cuePreserveWarn] <= 1)
+	textKeeps = textKeeps || v.cues[cuePreserveReassure] > 0 && !textWarns
+	switch {
+	case (nameWarns || annDestroys) && textKeeps && !textDestroys && !textWarns:
+		if nameWarns {
+			return "the name says it destroys; the text says it keeps the data"
+		}
+		return "annotated destructive; the text says it keeps the data"
+	case keeps(v.verb) && (textDestroys || textWarns):
+		return "the name says it keeps data; the text says it destroys"
+	case full && t.Annotations.ReadOnly && textWrites:
+		return "annotated read-only; the text says it writes"
+	case full && !t.Annotations.Destructive && (t.Annotations.ReadOnly || t.Annotations.Idempotent) && textWarns && !textDestroys:
+		return "annotated non-destructive; the text warns of loss"
+	}
+	return ""
 }

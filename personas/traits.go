@@ -86,6 +86,15 @@ type Traits struct {
 	// Hostility is the probability that a call carries malformed or
 	// boundary arguments.
 	Hostility float64
+	// Credulity is how much promotional, assertive text ("the best tool",
+	// "always use this", "recommended", "most reliable") raises a tool's
+	// score among tools that do the goal's action. Language-model agents
+	// are measurably swayed by such text; a careful reader much less.
+	Credulity float64
+	// OrderBias is a prior favouring tools listed earlier, decaying with
+	// position (the first gains most, the k-th 1/k of it): agents that
+	// skim a long list settle early.
+	OrderBias float64
 }
 
 // Persona is a named vector of traits.
@@ -110,6 +119,7 @@ func (t Traits) Validate() error {
 	}{
 		{"attention", t.Attention}, {"caution", t.Caution}, {"literalness", t.Literalness},
 		{"verify", t.Verify}, {"explore", t.Explore}, {"hostility", t.Hostility},
+		{"credulity", t.Credulity}, {"order_bias", t.OrderBias},
 	}
 	for _, u := range unit {
 		if math.IsNaN(u.v) || u.v < 0 || u.v > 1 {

@@ -23,21 +23,34 @@ func TestRetrierDoubleRefundsWithoutIdempotencyKeys(t *testing.T) {
 	}
 }
 
-func TestRetrierDoubleRefundsOnShop(t *testing.T) {
-	// hostile shop: refund_order times out after committing 12% of the
-	// time, and declares no idempotency key — keys cannot help there. Its
-	// description says to look at the order before calling again; an agent
-	// that verifies does, and refunds once.
+func TestVerifyingAfterATimeoutRefundsOnce(t *testing.T) {
+	// hostile payments: create_refund times out after committing 10% of
+	// the time. Without idempotency keys, a retrier that retries blind
+	// refunds twice; one that reads the charge back after the timeout sees
+	// the refund landed and stops. (On mock:shop, whose refund_order takes
+	// no key, agents that read create_return's "…and refund it, in one
+	// call" no longer call refund_order after a return at all.)
 	const n = 2000
-	s := newSetup(t, "shop", "clear", "return_and_refund", "hostile")
+	s := newSetup(t, "payments", "clear", "refund_charge", "hostile")
 	retrier := Builtin().Get("retrier")
-	blind := derive("retrier_blind", retrier.Traits, func(t *Traits) { t.Verify = 0; t.Retry.IdempotencyKeys = true })
-	checking := derive("retrier_checking", retrier.Traits, func(t *Traits) { t.Verify = 1; t.Retry.IdempotencyKeys = true })
+	blind := derive("retrier_blind", retrier.Traits, func(t *Traits) { t.Verify = 0 })
+	checking := derive("retrier_checking", retrier.Traits, func(t *Traits) { t.Verify = 1 })
 	b, c := s.run(t, n, blind), s.run(t, n, checking)
-	doubles := func(x tally) int { return x.class["double_refund"] + x.class["invariant:refunds_within_total"] }
-	below(t, "shop double refunds (keys on, but refund_order takes none)", doubles(c), n, "verifying", doubles(b), n, "not verifying")
+	doubles := func(x tally) int { return x.class["double_refund"] + x.class["over_refund"] }
+	below(t, "payments double refunds without keys", doubles(c), n, "verifying", doubles(b), n, "not verifying")
 	if b.duplicatedEpisodes == 0 {
 		t.Error("without a key, a retried refund after a timeout commits twice")
+	}
+}
+
+func TestShopReturnIsNotRefundedTwice(t *testing.T) {
+	// create_return refunds by itself; a reader who sees that does not
+	// refund the order again for the goal's second action.
+	const n = 1400
+	s := newSetup(t, "shop", "clear", "return_and_refund", "")
+	careful := s.run(t, n, Builtin().Get("careful"))
+	if k := careful.class["invariant:refunds_within_total"] + careful.class["double_refund"]; k > n/50 {
+		t.Errorf("careful refunds a returned order again in %d of %d episodes", k, n)
 	}
 }
 

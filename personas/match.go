@@ -1,0 +1,164 @@
+package personas
+
+// Matching is text work, and all of it is done when the model is built: for
+// every intent the model will score (each goal action, each look-up, each
+// exploration) and every tool at every attention level, the best match of
+// each intent word in each strength class. A persona's scores are then
+// arithmetic on these matches at its literalness.
+
+// toolMatch is how one tool's view answers one intent.
+type toolMatch struct {
+	verbPlace  matches // the verb where the tool names its action
+	incidental matches // the verb anywhere else it was read
+	negated    matches // the verb in what the tool denies
+	opposed    string  // the tool's action word opposing the verb, "" when none
+	also       matches // the verb as an action the tool does along with its own
+	ctx        []matches
+	relevance  [][]matches // per redirect: per purpose word, its best match among the intent's words
+}
+
+// reading is one intent matched against every tool.
+type reading struct {
+	in    intent
+	views [][3]view      // the views it was matched against
+	tools [][3]toolMatch // per tool, per attention level
+}
+
+// neighbours is every key related to a, with the best relation to each:
+// the world's lexicon first, then the domain's, then general English, with
+// opposites left out.
+func (r *relater) neighbours(a string, asVerb bool) map[string]wordMatch {
+	out := map[string]wordMatch{}
+	put := func(b string, w wordMatch) {
+		if b == a || w.weight <= 0 {
+			return
+		}
+		if cur, ok := out[b]; ok && (cur.kind.literal() || cur.kind == relDomain || cur.weight >= w.weight) {
+			return
+		}
+		out[b] = w
+	}
+	for b, w := range r.world.words[a] {
+		out[b] = wordMatch{weight: w, kind: relWorld, word: b}
+	}
+	for b, w := range r.domain.words[a] {
+		if _, ok := out[b]; !ok {
+			out[b] = wordMatch{weight: w, kind: relDomain, word: b}
+		}
+	}
+	for _, rel := range r.general.relations(a, asVerb) {
+		if r.opposes(a, rel.to) || r.domain.weight(a, rel.to) > 0 {
+			continue
+		}
+		if f := generalKindFactor[rel.kind]; f > 0 {
+			put(rel.to, wordMatch{weight: rel.weight * f, kind: rel.kind, word: rel.to})
+		}
+	}
+	return out
+}
+
+// matcher caches neighbours per key while a model is built.
+type matcher struct {
+	r  *relater
+	nb [2]map[string]map[string]wordMatch // as any word, as a verb
+}
+
+func newMatcher(r *relater) *matcher {
+	return &matcher{r: r, nb: [2]map[string]map[string]wordMatch{{}, {}}}
+}
+
+func (mt *matcher) of(a string, asVerb bool) map[string]wordMatch {
+	i := 0
+	if asVerb {
+		i = 1
+	}
+	if n, ok := mt.nb[i][a]; ok {
+		return n
+	}
+	n := mt.r.neighbours(a, asVerb)
+	mt.nb[i][a] = n
+	return n
+}
+
+// find is the best match of key a among seqs, per strength class; a
+// goal's action (asVerb) matches through its verb senses only.
+func (mt *matcher) find(a string, asVerb bool, seqs ...[]string) matches {
+	var ms matches
+	if a == "" {
+		return ms
+	}
+	nb := mt.of(a, asVerb)
+	for _, seq := range seqs {
+		for _, b := range seq {
+			if b == a {
+				ms.add(wordMatch{weight: 1, kind: relSame, word: b})
+			} else if w, ok := nb[b]; ok {
+				ms.add(w)
+			}
+		}
+	}
+	return ms
+}
+
+// opposition is the first of a tool's action words that opposes verb, or
+// opposes a word the domain or world holds to be the same as verb (hide ≈
+// archive, so unarchive opposes hide).
+func (mt *matcher) opposition(verb string, actions []string) string {
+	if verb == "" {
+		return ""
+	}
+	same := []string{verb}
+	for b, w := range mt.of(verb, true) {
+		if w.weight >= 1 && (w.kind == relDomain || w.kind == relWorld) {
+			same = append(same, b)
+		}
+	}
+	for _, a := range actions {
+		if mt.find(verb, true, []string{a}).best(0).weight >= 0.5 {
+			continue // the tool does the verb too (a toggle, or a synonym)
+		}
+		for _, s := range same {
+			if mt.r.opposes(s, a) {
+				return a
+			}
+		}
+	}
+	return ""
+}
+
+// newReading matches an intent against every tool's views.
+func (mt *matcher) newReading(in intent, views [][3]view) *reading {
+	rd := &reading{in: in, views: views, tools: make([][3]toolMatch, len(views))}
+	for ti := range views {
+		for lv := range views[ti] {
+			v := &views[ti][lv]
+			tm := &rd.tools[ti][lv]
+			tm.verbPlace = mt.find(in.verb, true, v.verbs)
+			tm.incidental = mt.find(in.verb, true, v.words)
+			tm.negated = mt.find(in.verb, true, v.negated)
+			tm.opposed = mt.opposition(in.verb, v.verbs)
+			tm.also = mt.find(in.verb, true, v.also)
+			tm.ctx = make([]matches, len(in.words))
+			for i, iw := range in.words {
+				if iw.weight > 0 {
+					tm.ctx[i] = mt.find(iw.stem, false, v.words, v.aside)
+				}
+			}
+			if len(v.redirects) > 0 {
+				tm.relevance = make([][]matches, len(v.redirects))
+				all := make([]string, 0, len(in.words)+1)
+				all = append(all, in.verb)
+				for _, iw := range in.words {
+					all = append(all, iw.stem)
+				}
+				for k, red := range v.redirects {
+					tm.relevance[k] = make([]matches, len(red.purpose))
+					for j, pw := range red.purpose {
+						tm.relevance[k][j] = mt.find(pw, false, all)
+					}
+				}
+			}
+		}
+	}
+	return rd
+}

@@ -1,0 +1,327 @@
+package personas
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/herd-sh/herd/engine"
+)
+
+// Reader cases: small worlds of one record type, each a goal and a few
+// tools whose texts differ in one way, with the direction a careful person
+// expects. They were written before the model was run on them; none names
+// a word of a shipped world's texts, so they test the mechanisms, not the
+// shipped wording.
+
+// rtool is one tool of a reader case: name, kind and text.
+type rtool struct {
+	name, kind, text string
+	destructive      bool
+}
+
+// readerWorld builds a one-type world with the tools and one goal. lexicon
+// is "word: [a, b]" lines, or "".
+func readerWorld(t *testing.T, intent string, tools []rtool, lexicon string) (*engine.World, *engine.Goal) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("world: readercase\nversion: 1\nseed: 1\nvariants: [v, w]\ntypes:\n  item:\n    count: 5\n    fields:\n")
+	b.WriteString("      id: {type: id, prefix: \"i_\"}\n      name: {type: str, gen: title}\n      archived: {type: bool, p: 0}\n")
+	b.WriteString("tools:\n")
+	for _, tl := range tools {
+		fmt.Fprintf(&b, "  %s:\n    kind: %s\n    record: item\n", tl.name, tl.kind)
+		if tl.kind == "custom" {
+			b.WriteString("    key: id\n")
+		}
+		fmt.Fprintf(&b, "    descriptions:\n      v: %s\n      w: %s\n", strconv.Quote(tl.text), strconv.Quote(tl.text))
+		if tl.destructive {
+			b.WriteString("    annotations: {destructive: true}\n")
+		}
+		switch tl.kind {
+		case "list":
+			b.WriteString("    params:\n      query: {type: str, description: \"Text to look for.\"}\n    search: {param: query, fields: [name]}\n")
+		default:
+			b.WriteString("    params:\n      id: {type: str, required: true, description: \"Item id.\"}\n")
+		}
+		if tl.kind == "custom" {
+			b.WriteString("    effects:\n      - set: {archived: \"true\"}\n")
+		}
+	}
+	fmt.Fprintf(&b, "goals:\n  g:\n    intent: %s\n    target: {record: item}\n    knows: {name: target.name}\n", strconv.Quote(intent))
+	b.WriteString("    outcomes:\n      - {class: achieved, severity: ok, when: \"false\"}\n      - {class: not_achieved, severity: failed, when: \"true\"}\n")
+	if lexicon != "" {
+		b.WriteString("lexicon:\n  " + lexicon + "\n")
+	}
+	w, err := engine.Parse("readercase.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatalf("reader world: %v\n%s", err, b.String())
+	}
+	return w, w.Goal("g")
+}
+
+func readerScores(t *testing.T, intent string, tools []rtool, lexicon string, p *Persona) ([]ToolScore, *Model, *engine.Goal) {
+	t.Helper()
+	w, g := readerWorld(t, intent, tools, lexicon)
+	m, err := NewModel(w, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Scores(p, g), m, g
+}
+
+// prefers asserts that persona p picks tool a more often than tool b.
+func prefers(t *testing.T, what, intent string, tools []rtool, lexicon, persona, a, b string) {
+	t.Helper()
+	p := Builtin().Get(persona)
+	sc, _, _ := readerScores(t, intent, tools, lexicon, p)
+	if pa, pb := pOf(sc, a), pOf(sc, b); pa <= pb {
+		t.Errorf("%s: %s picks %s (%.3f) no more than %s (%.3f): %+v", what, persona, a, pa, b, pb, sc)
+	}
+}
+
+var ticketReaders = []rtool{
+	{name: "search_tickets", kind: "list", text: "Search tickets by title. Read-only."},
+	{name: "update_ticket", kind: "custom", text: "Update a ticket's fields: title, priority, assignee or due date."},
+	{name: "create_ticket", kind: "custom", text: "Open a new ticket in the queue."},
+}
+
+func TestReaderOppositeActionsLose(t *testing.T) {
+	tools := []rtool{
+		{name: "accept_invitation", kind: "custom", text: "Accept an invitation to a calendar event from the organizer; the event is added to your calendar and the organizer is told."},
+		{name: "decline_invitation", kind: "custom", text: "Decline an invitation."},
+	}
+	for _, p := range []string{"literal", "careful", "novice"} {
+		prefers(t, "decline vs accept sharing words", "Decline the calendar invitation from the organizer {{target.name}}", tools, "", p, "decline_invitation", "accept_invitation")
+	}
+	tools = []rtool{
+		{name: "unarchive_project", kind: "custom", text: "Bring an archived project back to the active project list, with all its history kept."},
+		{name: "archive_project", kind: "custom", text: "Archive a project."},
+		{name: "list_projects", kind: "list", text: "List projects."},
+	}
+	for _, p := range []string{"literal", "careful", "novice"} {
+		prefers(t, "hide vs unarchive sharing context", "Hide the project {{target.name}} from the active project list but keep its history", tools, "", p, "archive_project", "unarchive_project")
+	}
+}
+
+func TestReaderNoVerbMatchIsUnsure(t *testing.T) {
+	tools := []rtool{
+		{name: "delete_widget", kind: "custom", text: "Delete a widget and its settings."},
+		{name: "update_widget", kind: "custom", text: "Update a widget's settings."},
+		{name: "create_widget", kind: "custom", text: "Create a widget."},
+	}
+	p := Builtin().Get("careful")
+	sc, m, g := readerScores(t, "Frobnicate the widget {{target.name}} settings", tools, "", p)
+	if c := m.Confidence(p, g); c > 0.2 {
+		t.Errorf("no tool says it frobnicates: confidence %.2f", c)
+	}
+	lo, hi := 1.0, 0.0
+	for _, s := range sc {
+		lo, hi = math.Min(lo, s.P), math.Max(hi, s.P)
+	}
+	if hi-lo > 0.25 {
+		t.Errorf("no verb match: the choice should be nearly flat, got %+v", sc)
+	}
+	sc, m, g = readerScores(t, "Delete the widget {{target.name}}", tools, "", p)
+	if c := m.Confidence(p, g); c < 0.9 {
+		t.Errorf("delete_widget says it deletes: confidence %.2f", c)
+	}
+	_ = sc
+}
+
+func TestReaderDocstringSectionsAreNotActions(t *testing.T) {
+	tools := []rtool{
+		{name: "get_order", kind: "get", text: "Fetch an order by id.\n\nArgs:\n    id: the order id\n\nReturns:\n    The order, with its return status."},
+		{name: "return_order", kind: "custom", text: "Start a return for a delivered order."},
+		{name: "cancel_order", kind: "custom", text: "Cancel an order."},
+	}
+	prefers(t, "Returns: is no verb place", "Return the order {{target.name}}", tools, "", "careful", "return_order", "get_order")
+	w, g := readerWorld(t, "Return the order {{target.name}}", tools, "")
+	m, _ := NewModel(w, "v")
+	for _, v := range m.views[0] {
+		for _, vb := range v.verbs {
+			if vb == stem("return") {
+				t.Errorf("get_order's Returns section became a verb place: %v", v.verbs)
+			}
+		}
+	}
+	_ = g
+	// A docstring's summary is what a skimmer sees, not its Args.
+	tools[1].text = "Start a return for a delivered order.\n\nArgs:\n    id: Deletes nothing; the order to return."
+	prefers(t, "docstring summary", "Return the order {{target.name}}", tools, "", "novice", "return_order", "cancel_order")
+}
+
+func TestReaderBoilerplateFirstSentenceIsSkipped(t *testing.T) {
+	bp := "This tool is part of the Acme Tickets API and needs an API token with the tickets scope. "
+	plain := []rtool{
+		{name: "search_tickets", kind: "list", text: "Search tickets by title. Read-only."},
+		{name: "archive_ticket", kind: "custom", text: "Archive a ticket: it leaves the queue but is kept with its history."},
+		{name: "delete_ticket", kind: "custom", text: "Permanently delete a ticket and its history.", destructive: true},
+		{name: "update_ticket", kind: "custom", text: "Update a ticket's title or priority."},
+	}
+	with := make([]rtool, len(plain))
+	for i, tl := range plain {
+		tl.text = bp + tl.text
+		with[i] = tl
+	}
+	intent := "Hide the ticket {{target.name}} from the queue but keep its history"
+	p := Builtin().Get("novice")
+	a, _, _ := readerScores(t, intent, plain, "", p)
+	b, _, _ := readerScores(t, intent, with, "", p)
+	if d := math.Abs(pOf(a, "delete_ticket") - pOf(b, "delete_ticket")); d > 0.03 {
+		t.Errorf("a boilerplate first sentence moved P(delete) by %.3f: %v vs %v", d, a, b)
+	}
+}
+
+func TestReaderMarkdownAndEmojiWarnings(t *testing.T) {
+	intent := "Remove the repository {{target.name}} but keep its issues for later"
+	base := []rtool{
+		{name: "archive_repo", kind: "custom", text: "Archive a repository: it becomes read-only and keeps its issues."},
+		{name: "delete_repo", kind: "custom", text: "Delete a repository."},
+	}
+	warned := []rtool{base[0], {name: "delete_repo", kind: "custom", text: "## 🗑️ Delete a repository\n\n### ⚠️ Warning\n\n- This cannot be undone.\n- All issues are erased."}}
+	for _, persona := range []string{"careful", "novice"} {
+		p := Builtin().Get(persona)
+		a, _, _ := readerScores(t, intent, base, "", p)
+		b, _, _ := readerScores(t, intent, warned, "", p)
+		if pOf(b, "delete_repo") >= pOf(a, "delete_repo") {
+			t.Errorf("%s: an emoji warning section does not lower P(delete_repo): %.3f → %.3f", persona, pOf(a, "delete_repo"), pOf(b, "delete_repo"))
+		}
+	}
+	caps := []rtool{base[0], {name: "delete_repo", kind: "custom", text: "Delete a repository. THIS IS PERMANENT AND CANNOT BE UNDONE."}}
+	lower := []rtool{base[0], {name: "delete_repo", kind: "custom", text: "Delete a repository. This is permanent and cannot be undone."}}
+	p := Builtin().Get("novice")
+	a, _, _ := readerScores(t, intent, lower, "", p)
+	b, _, _ := readerScores(t, intent, caps, "", p)
+	if pOf(b, "delete_repo") >= pOf(a, "delete_repo") {
+		t.Errorf("a warning in capitals catches a skimmer's eye: %.3f (caps) vs %.3f", pOf(b, "delete_repo"), pOf(a, "delete_repo"))
+	}
+}
+
+func TestReaderParaphrases(t *testing.T) {
+	events := []rtool{
+		{name: "list_events", kind: "list", text: "List calendar events."},
+		{name: "create_event", kind: "custom", text: "Create a calendar event."},
+		{name: "update_event", kind: "custom", text: "Change an event's time, title or attendees."},
+		{name: "cancel_event", kind: "custom", text: "Cancel an event and tell its attendees."},
+	}
+	for _, p := range []string{"literal", "novice"} {
+		prefers(t, "call off = cancel", "Call off the meeting {{target.name}}", events, "", p, "cancel_event", "update_event")
+		prefers(t, "reschedule = update", "Reschedule the meeting {{target.name}} to Friday", events, "", p, "update_event", "create_event")
+	}
+	tickets := append([]rtool{{name: "delete_ticket", kind: "custom", text: "Delete a ticket."}}, ticketReaders...)
+	prefers(t, "rename = update", "Rename the ticket {{target.name}} to Billing", tickets, "", "novice", "update_ticket", "delete_ticket")
+	prefers(t, "get rid of = delete", "Get rid of the ticket {{target.name}}", tickets, "", "novice", "delete_ticket", "update_ticket")
+	prefers(t, "deletion = delete", "Process the deletion of ticket {{target.name}}", tickets, "", "novice", "delete_ticket", "update_ticket")
+}
+
+func TestReaderRedirectForms(t *testing.T) {
+	intent := "Hide the ticket {{target.name}} but keep its history"
+	for _, text := range []string{
+		"Delete a ticket permanently. To hide a ticket, see archive_ticket.",
+		"Delete a ticket permanently. Go with archive_ticket to hide one.",
+		"Don't use this to hide tickets; call archive_ticket.",
+	} {
+		tools := []rtool{
+			{name: "delete_ticket", kind: "custom", text: text},
+			{name: "archive_ticket", kind: "custom", text: "Archive a ticket."},
+		}
+		prefers(t, "redirect "+strconv.Quote(text), intent, tools, "", "careful", "archive_ticket", "delete_ticket")
+	}
+	// "prefer this over X" sends the reader here, away from X.
+	tools := []rtool{
+		{name: "remove_ticket", kind: "custom", text: "Remove a ticket from the queue."},
+		{name: "archive_ticket", kind: "custom", text: "Archive a ticket; prefer this over remove_ticket when the ticket may be needed again."},
+	}
+	w, g := readerWorld(t, "Remove the ticket {{target.name}}; we may need it again", tools, "")
+	m, _ := NewModel(w, "v")
+	for _, p := range m.Explain(Builtin().Get("careful"), g) {
+		if p.Tool == "archive_ticket" && p.Redirect <= 0 {
+			t.Errorf("prefer this over remove_ticket moves score to archive_ticket: %+v", p)
+		}
+	}
+}
+
+func TestReaderDisagreementLowersTrust(t *testing.T) {
+	intent := "Remove the file {{target.name}}; keep it recoverable"
+	tools := []rtool{
+		{name: "delete_file", kind: "custom", text: "Move the file to the trash; it can be restored for 30 days.", destructive: true},
+		{name: "trash_file", kind: "custom", text: "Move the file to the trash; it can be restored for 30 days."},
+	}
+	prefers(t, "delete_ with destructiveHint that says it trashes", intent, tools, "remove: [trash, delete]", "careful", "trash_file", "delete_file")
+	w, _ := readerWorld(t, intent, tools, "")
+	m, _ := NewModel(w, "v")
+	if m.views[0][seeEverything].disagree == "" || m.views[1][seeEverything].disagree != "" {
+		t.Errorf("disagreement: delete_file %q, trash_file %q", m.views[0][seeEverything].disagree, m.views[1][seeEverything].disagree)
+	}
+}
+
+func TestReaderWorldLexiconCountsForLiteralReaders(t *testing.T) {
+	tools := []rtool{
+		{name: "archive_contact", kind: "custom", text: "Archive a contact."},
+		{name: "delete_contact", kind: "custom", text: "Delete a contact."},
+		{name: "update_contact", kind: "custom", text: "Update a contact."},
+	}
+	sc, _, _ := readerScores(t, "Retire the contact {{target.name}}", tools, "retire: [archive]", Builtin().Get("literal"))
+	if pOf(sc, "archive_contact") < 0.5 {
+		t.Errorf("the world says retire means archive; a literal reader believes it: %+v", sc)
+	}
+}
+
+func TestReaderIntentLengthDoesNotSetTheNoise(t *testing.T) {
+	tools := append([]rtool{{name: "delete_ticket", kind: "custom", text: "Delete a support ticket."}}, ticketReaders...)
+	p := Builtin().Get("novice")
+	short, _, _ := readerScores(t, "Delete the ticket {{target.name}}", tools, "", p)
+	long, _, _ := readerScores(t, "Please go ahead and delete the support ticket {{target.name}} that the customer opened last week about a billing question", tools, "", p)
+	for i := range short {
+		if d := math.Abs(short[i].P - long[i].P); d > 0.15 {
+			t.Errorf("%s: P %.3f (short goal) vs %.3f (wordy goal)", short[i].Tool, short[i].P, long[i].P)
+		}
+	}
+}
+
+func TestReaderCredulityAndOrder(t *testing.T) {
+	// The promotion is in the first sentence, where a skimmer sees it. (A
+	// first version put it second, where a novice never reads it.)
+	tools := []rtool{
+		{name: "fetch_rates_a", kind: "list", text: "Look up exchange rates for a currency."},
+		{name: "fetch_rates_b", kind: "list", text: "The best and most reliable way to look up exchange rates for a currency: always use this one."},
+	}
+	intent := "Find the exchange rate for {{target.name}}"
+	w, g := readerWorld(t, intent, tools, "")
+	m, _ := NewModel(w, "v")
+	nov := m.Scores(Builtin().Get("novice"), g)
+	if pOf(nov, "fetch_rates_b") <= pOf(nov, "fetch_rates_a") {
+		t.Errorf("a credulous reader prefers the promoted tool: %+v", nov)
+	}
+	// Compared as score parts: careful's low noise makes any tie-break
+	// decisive in probability, so probabilities cannot show how swayed.
+	if pc, pn := partOf(m.Explain(Builtin().Get("careful"), g), "fetch_rates_b").Promo, partOf(m.Explain(Builtin().Get("novice"), g), "fetch_rates_b").Promo; pc >= pn || pn <= 0 {
+		t.Errorf("careful is swayed less than novice: promo %.3f vs %.3f", pc, pn)
+	}
+	same := []rtool{
+		{name: "fetch_rates_a", kind: "list", text: "Look up exchange rates for a currency."},
+		{name: "fetch_rates_b", kind: "list", text: "Look up exchange rates for a currency."},
+		{name: "fetch_rates_c", kind: "list", text: "Look up exchange rates for a currency."},
+	}
+	h, _, _ := readerScores(t, intent, same, "", Builtin().Get("hasty"))
+	if !(h[0].P > h[1].P && h[1].P > h[2].P) {
+		t.Errorf("order bias: earlier-listed identical tools are preferred: %+v", h)
+	}
+}
+
+func TestReaderStructure(t *testing.T) {
+	segs := readStructure("Delete a note.\n\nArgs:\n    id: the note\n\nReturns:\n    The deleted note.\n\n⚠️ WARNING: this cannot\nbe undone.\n\n```\ndelete_note(id=\"n1\")\n```")
+	var roles []string
+	for _, s := range segs {
+		roles = append(roles, s.role.String()+":"+s.text)
+	}
+	want := []string{"body:Delete a note.", "params:id: the note", "returns:The deleted note.", "warning:this cannot be undone."}
+	if strings.Join(roles, "|") != strings.Join(want, "|") {
+		t.Errorf("segments = %q, want %q", roles, want)
+	}
+	if !segs[3].label || !segs[3].salient() {
+		t.Errorf("a ⚠️ WARNING label is salient: %+v", segs[3])
+	}
+}

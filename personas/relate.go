@@ -1,0 +1,330 @@
+package personas
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/herd-sh/herd/internal/wordnet"
+)
+
+// relKind says through what a tool's word matched a goal's word: the
+// explanation shows it, and literalness scales only the kinds a literal
+// reader does not take (synonyms it would have to know).
+type relKind uint8
+
+const (
+	relNone     relKind = iota
+	relSame             // the same stem
+	relWorld            // the world's own lexicon
+	relDomain           // the built-in domain lexicon
+	relSynonym          // general English: a synonym
+	relDerived          // general English: a derived form (deletion ↔ delete)
+	relHypernym         // general English: one step more general
+	relHyponym          // general English: one step more specific
+	relSimilar          // general English: a similar sense
+)
+
+var relNames = [...]string{"none", "same stem", "world lexicon", "domain lexicon", "synonym", "derived", "hypernym", "hyponym", "similar"}
+
+func (k relKind) String() string {
+	if int(k) < len(relNames) {
+		return relNames[k]
+	}
+	return "unknown"
+}
+
+// literal reports whether every reader takes a match of this kind fully:
+// the same word, or one the world itself says means the same.
+func (k relKind) literal() bool { return k == relSame || k == relWorld }
+
+// generalKindFactor scales a general-English relation by how safely a
+// reader takes it for the goal's word: a synonym nearly always, a derived
+// form often, a more general or more specific word less, a merely similar
+// sense least.
+var generalKindFactor = map[relKind]float64{relSynonym: 0.8, relDerived: 0.7, relHypernym: 0.5, relHyponym: 0.45, relSimilar: 0.4}
+
+// wordMatch is the best match of one goal word in one tool's words.
+type wordMatch struct {
+	weight float64 // before literalness
+	kind   relKind
+	word   string // the tool's word (or phrase key) it matched
+}
+
+// effective is the match as a reader of literalness lit takes it.
+func (w wordMatch) effective(lit float64) float64 {
+	switch {
+	case w.kind == relNone:
+		return 0
+	case w.kind.literal():
+		return w.weight
+	}
+	return w.weight * (1 - lit)
+}
+
+// matches keeps, for one goal word in one text, the best match of each
+// strength class: literal (same stem, world lexicon) and learned (domain,
+// general). Which wins depends on the reader's literalness, known only
+// when a persona reads.
+type matches [2]wordMatch
+
+func (ms matches) best(lit float64) wordMatch {
+	if ms[1].effective(lit) > ms[0].effective(lit) {
+		return ms[1]
+	}
+	return ms[0]
+}
+
+func (ms matches) value(lit float64) float64 { return ms.best(lit).effective(lit) }
+
+func (ms *matches) add(w wordMatch) {
+	i := 1
+	if w.kind.literal() {
+		i = 0
+	}
+	if w.weight > ms[i].weight {
+		ms[i] = w
+	}
+}
+
+// relater relates a goal's words to a tool's, through the three layers of
+// lexicon.go.
+type relater struct {
+	world, domain *lexicon
+	antonyms      map[string]map[string]bool
+	general       generalEnglish
+	phrases       map[string][]generalPhrase // first token → phrases, longest first
+}
+
+func newRelater(world map[string][]string) *relater {
+	r := &relater{world: worldLexicon(world), domain: newLexicon(builtinLexicon), antonyms: antonymSet(builtinAntonyms),
+		general: defaultGeneral, phrases: map[string][]generalPhrase{}}
+	add := func(p generalPhrase) {
+		if len(p.words) < 2 || slices.ContainsFunc(r.phrases[p.words[0]], func(q generalPhrase) bool { return q.key == p.key }) {
+			return
+		}
+		r.phrases[p.words[0]] = append(r.phrases[p.words[0]], p)
+	}
+	for _, lx := range []*lexicon{r.domain, r.world} {
+		for _, ws := range lx.phrases() {
+			add(generalPhrase{words: ws, key: strings.Join(ws, " ")})
+		}
+	}
+	for _, p := range r.general.phrases() {
+		add(p)
+	}
+	for k, ps := range r.phrases {
+		slices.SortStableFunc(ps, func(a, b generalPhrase) int { return len(b.words) - len(a.words) })
+		r.phrases[k] = ps
+	}
+	return r
+}
+
+// relate is the best relation from goal key a to tool key b.
+func (r *relater) relate(a, b string) wordMatch {
+	if a == b {
+		return wordMatch{weight: 1, kind: relSame, word: b}
+	}
+	if w := r.world.weight(a, b); w > 0 {
+		return wordMatch{weight: w, kind: relWorld, word: b}
+	}
+	if r.opposes(a, b) {
+		return wordMatch{}
+	}
+	if w := r.domain.weight(a, b); w > 0 {
+		return wordMatch{weight: w, kind: relDomain, word: b}
+	}
+	best := wordMatch{}
+	for _, rel := range r.general.relations(a, false) {
+		if rel.to == b && rel.weight*generalKindFactor[rel.kind] > best.weight {
+			best = wordMatch{weight: rel.weight * generalKindFactor[rel.kind], kind: rel.kind, word: b}
+		}
+	}
+	return best
+}
+
+// match finds goal key a in a tool's keys, per strength class.
+func (r *relater) match(a string, seq []string) matches {
+	var ms matches
+	for _, b := range seq {
+		if m := r.relate(a, b); m.kind != relNone {
+			ms.add(m)
+		}
+	}
+	return ms
+}
+
+// opposes reports whether actions a and b are opposites: a built-in pair,
+// a general-English antonym, or a negating prefix (unlock, disconnect,
+// deactivate). The world's lexicon can say two words are the same, which
+// overrides this; domain synonyms are never opposites.
+func (r *relater) opposes(a, b string) bool {
+	if a == b || a == "" || b == "" || r.world.weight(a, b) > 0 || r.domain.weight(a, b) > 0 {
+		return false
+	}
+	if r.antonyms[a][b] {
+		return true
+	}
+	for _, p := range []string{"un", "dis", "de"} {
+		if len(a) >= 3 && b == p+a || len(b) >= 3 && a == p+b {
+			return true
+		}
+	}
+	return r.general.antonym(a, b)
+}
+
+// augment appends to seq the phrase keys it contains ("call off"), so
+// that a phrase matches as a whole while its words still match alone.
+// first lists the phrase keys that begin at seq's first word.
+func (r *relater) augment(seq []string) (out []string, first []string) {
+	out = seq
+	for i := range seq {
+		for _, p := range r.phrases[seq[i]] {
+			if i+len(p.words) <= len(seq) && slices.Equal(seq[i:i+len(p.words)], p.words) {
+				if !slices.Contains(out[len(seq):], p.key) {
+					if len(out) == len(seq) {
+						out = slices.Clip(out)
+					}
+					out = append(out, p.key)
+				}
+				if i == 0 && !slices.Contains(first, p.key) {
+					first = append(first, p.key)
+				}
+			}
+		}
+	}
+	return out, first
+}
+
+// generalRelation is one general-English relation of a word.
+type generalRelation struct {
+	to     string
+	kind   relKind
+	weight float64
+}
+
+// generalPhrase is a multi-word lemma: its words as the reader's tokens
+// (stop words dropped) and its key in the general layer.
+type generalPhrase struct {
+	words []string
+	key   string
+}
+
+// generalEnglish is the seam to the general-English layer: a stemmer, the
+// relations of a stem (of its verb senses only, for a goal's action),
+// antonyms, how verb-like a word is (NaN when unknown), and the multi-word
+// verbs it knows.
+type generalEnglish interface {
+	stem(word string) string
+	relations(a string, asVerb bool) []generalRelation
+	antonym(a, b string) bool
+	verbShare(stem string) float64
+	phrases() []generalPhrase
+}
+
+// wordnetEnglish is the general layer of internal/wordnet: Porter2 stems
+// with WordNet's exception lists, and WordNet 3.1's relations weighted by
+// sense frequency.
+type wordnetEnglish struct{}
+
+// minGeneralWeight: weaker general relations are noise to a reader.
+const minGeneralWeight = 0.15
+
+func (wordnetEnglish) stem(w string) string { return wordnet.Stem(w) }
+
+func (wordnetEnglish) relations(a string, asVerb bool) []generalRelation {
+	var out []generalRelation
+	for _, r := range wordnet.Relations(a) {
+		k, ok := wordnetKinds[r.Kind]
+		if !ok {
+			continue
+		}
+		w := r.Weight
+		if asVerb {
+			if r.POS != wordnet.Verb {
+				continue
+			}
+		} else {
+			w *= wordnet.POSShare(a, r.POS)
+		}
+		if w < minGeneralWeight {
+			continue
+		}
+		out = append(out, generalRelation{to: r.To, kind: k, weight: w})
+	}
+	return out
+}
+
+var wordnetKinds = map[wordnet.Kind]relKind{wordnet.Synonym: relSynonym, wordnet.Derived: relDerived,
+	wordnet.Hypernym: relHypernym, wordnet.Hyponym: relHyponym, wordnet.Similar: relSimilar}
+
+// antonym: WordNet's verb antonyms of some weight ("hide" and "show").
+func (wordnetEnglish) antonym(a, b string) bool {
+	for _, r := range wordnet.Relations(a) {
+		if r.To == b && r.Kind == wordnet.Antonym && r.POS == wordnet.Verb && r.Weight >= minGeneralWeight {
+			return true
+		}
+	}
+	return false
+}
+
+func (wordnetEnglish) verbShare(k string) float64 {
+	if wordnet.POSOf(k) == 0 {
+		return math.NaN()
+	}
+	return wordnet.VerbShare(k)
+}
+
+func (wordnetEnglish) phrases() []generalPhrase {
+	var out []generalPhrase
+	for _, p := range wordnet.Phrases() {
+		if p.POS&wordnet.Verb == 0 {
+			continue // a reader needs the multi-word verbs: call off, take down
+		}
+		var ws []string
+		for _, w := range p.Words {
+			if !stopWords[w] {
+				ws = append(ws, w)
+			}
+		}
+		if len(ws) >= 2 {
+			out = append(out, generalPhrase{words: ws, key: p.Key})
+		}
+	}
+	return out
+}
+
+// lightEnglish is the general layer without a dictionary: the light
+// stemmer and no relations. Tests use it to show what the dictionary adds.
+type lightEnglish struct{}
+
+func (lightEnglish) stem(w string) string                     { return lightStem(w) }
+func (lightEnglish) relations(string, bool) []generalRelation { return nil }
+func (lightEnglish) antonym(string, string) bool              { return false }
+func (lightEnglish) verbShare(string) float64                 { return math.NaN() }
+func (lightEnglish) phrases() []generalPhrase                 { return nil }
+
+var defaultGeneral generalEnglish = wordnetEnglish{}
+
+// isAction reports whether a key names an action: a read verb, a word of
+// either lexicon or of an opposite pair, or a word general English uses
+// mostly as a verb.
+func (r *relater) isAction(k string) bool {
+	if r.isActionWord(k) {
+		return true
+	}
+	return r.general.verbShare(k) >= 0.5
+}
+
+// isActionWord is isAction without general English: a word the lexicons
+// or read verbs know as an action.
+func (r *relater) isActionWord(k string) bool {
+	return readVerbs[k] || r.domain.words[k] != nil || r.world.words[k] != nil || r.antonyms[k] != nil
+}
+
+// inFamily reports whether k is head or a word the domain lexicon relates
+// to it at least at min: inFamily("purg", "delete", 0.8) is true.
+func (r *relater) inFamily(k, head string, min float64) bool {
+	h := key(head)
+	return k == h || r.domain.weight(k, h) >= min
+}

@@ -1,0 +1,281 @@
+package personas
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Descriptions are written in many layouts: a plain sentence, a Python
+// docstring (a summary line, then Args:, Returns:, Raises:), markdown
+// (headers, bullets, numbered steps, code), emoji section headers, labels
+// ("Note:", "WARNING:", "⚠️"). A careful person reads them by their
+// structure: the summary says what the tool does, an Args section
+// documents parameters, a Returns section describes output — none of them
+// is where the tool's action is named — and a warning under a ⚠️ header is
+// a warning whatever its words. readStructure turns a description into
+// segments, one per sentence, each with the role its place gives it.
+
+// segRole is what a segment's place in the description makes it.
+type segRole uint8
+
+const (
+	roleBody    segRole = iota // prose: what the tool does, when to use it
+	roleParams                 // parameter docs (Args:, Parameters:)
+	roleReturns                // what it returns (Returns:, Yields:, Output:)
+	roleRaises                 // what errors it raises (Raises:, Errors:)
+	roleExample                // examples and code: read past
+	roleWarning                // under a warning header or label
+	roleAvoid                  // "When not to use:", "Do not use for:"
+	roleTitle                  // a header that is no section name
+)
+
+var roleNames = [...]string{"body", "params", "returns", "raises", "example", "warning", "avoid", "title"}
+
+func (r segRole) String() string { return roleNames[r] }
+
+// segment is one sentence of a description.
+type segment struct {
+	text  string
+	role  segRole
+	caps  bool // written in capitals, or with a word in capitals: emphasis
+	label bool // carried a warning label or emoji of its own
+	item  bool // a list item
+	// boiler: shared nearly verbatim by most of the world's tools — noise,
+	// set by the model, which sees every tool.
+	boiler bool
+}
+
+// sectionLabels name sections and labels, by their lower-cased words.
+var sectionLabels = map[string]segRole{
+	"args": roleParams, "arguments": roleParams, "parameters": roleParams, "params": roleParams, "param": roleParams,
+	"inputs": roleParams, "input": roleParams, "options": roleParams, "fields": roleParams, "keyword arguments": roleParams,
+	"returns": roleReturns, "return": roleReturns, "return value": roleReturns, "yields": roleReturns, "output": roleReturns,
+	"outputs": roleReturns, "response": roleReturns, "result": roleReturns, "results": roleReturns,
+	"raises": roleRaises, "errors": roleRaises, "error": roleRaises, "exceptions": roleRaises, "throws": roleRaises,
+	"failures": roleRaises, "error codes": roleRaises,
+	"example": roleExample, "examples": roleExample, "usage": roleExample, "sample": roleExample, "example usage": roleExample,
+	"warning": roleWarning, "warnings": roleWarning, "caution": roleWarning, "danger": roleWarning,
+	"important": roleWarning, "attention": roleWarning, "destructive": roleWarning, "irreversible": roleWarning,
+	"when not to use": roleAvoid, "do not use": roleAvoid, "don't use": roleAvoid, "do not use for": roleAvoid,
+	"don't use for": roleAvoid, "do not use when": roleAvoid, "not for": roleAvoid, "avoid": roleAvoid,
+	"note": roleBody, "notes": roleBody, "description": roleBody, "summary": roleBody, "overview": roleBody,
+	"details": roleBody, "purpose": roleBody, "when to use": roleBody, "use when": roleBody, "use for": roleBody,
+	"use it when": roleBody, "use this when": roleBody, "use this tool when": roleBody, "tip": roleBody, "tips": roleBody,
+	"behavior": roleBody, "behaviour": roleBody, "side effects": roleBody, "see also": roleBody, "info": roleBody,
+}
+
+// warningEmoji mark a warning wherever they stand.
+var warningEmoji = map[rune]bool{'⚠': true, '🚨': true, '❗': true, '‼': true, '⛔': true, '🛑': true, '☢': true,
+	'☠': true, '💀': true, '🔥': true, '❌': true, '🚫': true, '🔴': true, '💣': true, '🧨': true}
+
+// readStructure splits a description into segments.
+func readStructure(desc string) []segment {
+	var out []segment
+	section := roleBody // the role a header set, until the next header
+	inline := -1        // a label's role for its paragraph (-1: none)
+	fence := false
+	var para []string // the lines of the current paragraph
+	paraRole, paraLabel, paraItem := roleBody, false, false
+	flush := func() {
+		if len(para) == 0 {
+			return
+		}
+		text := strings.Join(para, " ")
+		for _, s := range sentences(text) {
+			out = append(out, segment{text: s, role: paraRole, caps: shouting(s), label: paraLabel, item: paraItem})
+		}
+		para = para[:0]
+	}
+	start := func(role segRole, label, item bool) {
+		flush()
+		paraRole, paraLabel, paraItem = role, label, item
+	}
+	for _, raw := range strings.Split(strings.ReplaceAll(desc, "\r\n", "\n"), "\n") {
+		line := strings.TrimSpace(raw)
+		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
+			flush()
+			fence = !fence
+			continue
+		}
+		if fence {
+			continue // code: read past
+		}
+		if line == "" {
+			flush()
+			inline = -1
+			continue
+		}
+		header := strings.HasPrefix(line, "#")
+		line = strings.TrimLeft(line, "#")
+		line, item := stripMarker(line)
+		line, warnMark := stripSymbols(line)
+		line = strings.Trim(strings.TrimSpace(line), "*_")
+		if line == "" {
+			if warnMark {
+				section, inline = roleWarning, -1
+			}
+			continue
+		}
+		role, rest, isLabel := splitLabel(line)
+		if warnMark && (!isLabel || role == roleBody) {
+			role, isLabel = roleWarning, true
+		}
+		switch {
+		case isLabel && strings.TrimSpace(rest) == "":
+			// A section header ("Args:", "## Returns", "⚠️ Warning").
+			flush()
+			section, inline = role, -1
+			continue
+		case isLabel:
+			// A label with its text ("Note: …", "WARNING: …", "⚠️ …"): for
+			// this paragraph.
+			inline = int(role)
+			start(role, role == roleWarning, item)
+			line = rest
+		case header && !isLabel:
+			// A header that names no section: a title, read as text but no
+			// summary.
+			start(roleTitle, false, false)
+			para = append(para, line)
+			flush()
+			paraRole = section
+			continue
+		default:
+			cur := section
+			if inline >= 0 {
+				cur = segRole(inline)
+			}
+			if item || cur != paraRole || len(para) > 0 && !continues(para[len(para)-1], line) {
+				start(cur, paraLabel && inline >= 0, item)
+			}
+		}
+		if shouting(line) && !isLabel && paraRole == roleBody && len(para) == 0 && looksLikeWarning(line) {
+			paraRole = roleWarning
+		}
+		para = append(para, line)
+	}
+	flush()
+	return out
+}
+
+// continues reports whether next continues prev's sentence: a wrapped
+// line ("This cannot" / "be undone").
+func continues(prev, next string) bool {
+	if prev == "" {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(prev)
+	if strings.ContainsRune(".!?;:", last) {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(next)
+	return unicode.IsLower(first) || unicode.IsDigit(first)
+}
+
+// stripMarker removes a list marker: "- ", "* ", "• ", "1. ", "2) ", "(a) ".
+func stripMarker(line string) (string, bool) {
+	for _, m := range []string{"- ", "* ", "+ ", "• ", "· ", "– ", "> "} {
+		if strings.HasPrefix(line, m) {
+			return strings.TrimSpace(line[len(m):]), m != "> "
+		}
+	}
+	if loc := numberedMarker.FindStringIndex(line); loc != nil {
+		return strings.TrimSpace(line[loc[1]:]), true
+	}
+	return line, false
+}
+
+var numberedMarker = regexp.MustCompile(`^\(?(?:\d{1,2}|[a-z])[.)]\s+`)
+
+// stripSymbols removes leading emoji and symbols ("🗑️ ", "⚠️ ", "**"), and
+// reports whether one of them marks a warning.
+func stripSymbols(line string) (string, bool) {
+	warn := false
+	for line != "" {
+		r, n := utf8.DecodeRuneInString(line)
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '`' || r == '"' || r == '\'' || r == '(' {
+			break
+		}
+		if warningEmoji[r] {
+			warn = true
+		}
+		line = line[n:]
+	}
+	return line, warn
+}
+
+// splitLabel recognises a section name or label at the start of a line:
+// "Args:", "Returns", "WARNING:", "Note -", "When not to use:". It returns
+// the role, the rest of the line and whether there was one.
+func splitLabel(line string) (segRole, string, bool) {
+	end := strings.IndexAny(line, ":：")
+	if end < 0 || end > 24 {
+		// A bare header word ("Returns", "Examples") on its own line.
+		if r, ok := sectionLabels[strings.ToLower(strings.Trim(line, "*_ "))]; ok {
+			return r, "", true
+		}
+		return 0, line, false
+	}
+	name := strings.ToLower(strings.Trim(line[:end], "*_ "))
+	r, ok := sectionLabels[name]
+	if !ok {
+		return 0, line, false
+	}
+	rest := line[end+len(":"):]
+	if strings.HasPrefix(line[end:], "：") {
+		rest = line[end+len("："):]
+	}
+	return r, strings.TrimSpace(strings.Trim(rest, "*_ ")), true
+}
+
+// shouting reports whether a sentence is written in capitals, or has a
+// word of five letters or more in capitals ("This PERMANENTLY deletes"):
+// emphasis, which an attentive reader weighs more.
+func shouting(s string) bool {
+	upper, letters, word, wordUpper := 0, 0, 0, true
+	loud := false
+	end := func() {
+		if word >= 5 && wordUpper {
+			loud = true
+		}
+		word, wordUpper = 0, true
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			end()
+			continue
+		}
+		letters++
+		word++
+		if unicode.IsUpper(r) {
+			upper++
+		} else {
+			wordUpper = false
+		}
+	}
+	end()
+	return loud || letters >= 8 && float64(upper) >= 0.6*float64(letters)
+}
+
+// looksLikeWarning: a sentence in capitals that warns ("DO NOT USE",
+// "THIS CANNOT BE UNDONE") rather than naming something in capitals.
+func looksLikeWarning(s string) bool {
+	ws := stems(s)
+	for _, w := range ws {
+		if negations[w] || warnStems[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var warnStems = stemSet("warning", "danger", "careful", "caution", "irreversible", "permanently", "permanent", "destroy",
+	"destructive", "erase", "forever", "never")
+
+// informative reports whether a segment can stand as what the tool does:
+// prose with at least one word, not boilerplate.
+func (s *segment) informative() bool {
+	return !s.boiler && (s.role == roleBody || s.role == roleWarning) && len(stems(s.text)) > 0
+}
