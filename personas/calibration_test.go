@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -112,17 +111,6 @@ func (cw *calibWorld) run(t *testing.T, variant, goal string, pop population, fi
 	}
 }
 
-// optionalTrait reads a trait by field name when personas.Traits has it:
-// credulity and order bias are how the reader model represents two of the
-// effects, and this test reports them wherever the model has them.
-func optionalTrait(tr personas.Traits, field string) (float64, bool) {
-	f := reflect.ValueOf(tr).FieldByName(field)
-	if !f.IsValid() || !f.CanFloat() {
-		return 0, false
-	}
-	return f.Float(), true
-}
-
 // rate is k of n with its 95% Wilson interval.
 type rate struct{ k, n int }
 
@@ -173,27 +161,18 @@ func (tb *table) String() string {
 	return b.String()
 }
 
-func traitCell(tr personas.Traits, field string) string {
-	if v, ok := optionalTrait(tr, field); ok {
-		return fmt.Sprintf("%.2g", v)
-	}
-	return "—"
-}
+// trait reads one trait of a persona.
+type trait func(personas.Traits) float64
+
+func credulity(t personas.Traits) float64 { return t.Credulity }
+func orderBias(t personas.Traits) float64 { return t.OrderBias }
 
 // populationTrait is a trait's cell for a population: the persona's value,
 // or the range over the mix.
-func populationTrait(pop population, field string) string {
-	if pop.single() {
-		return traitCell(pop.personas[0].Traits, field)
-	}
-	lo, hi, ok := math.Inf(1), math.Inf(-1), false
+func populationTrait(pop population, f trait) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range pop.personas {
-		if v, has := optionalTrait(p.Traits, field); has {
-			lo, hi, ok = math.Min(lo, v), math.Max(hi, v), true
-		}
-	}
-	if !ok {
-		return "—"
+		lo, hi = math.Min(lo, f(p.Traits)), math.Max(hi, f(p.Traits))
 	}
 	if lo == hi {
 		return fmt.Sprintf("%.2g", lo)
@@ -304,54 +283,125 @@ func (c calibration) into(doc []byte) ([]byte, error) {
 
 // (a) Faghih et al. 2025: two identical tools, one description ending with
 // an assertive cue. Each variant puts the cue on one twin (or on neither), so
-// position cannot pose as the cue.
+// position cannot pose as the cue. Two cues: the paper's own sentence, and a
+// probe worded with claims the reader model lists as promotional.
 func calibrateAssertive(t *testing.T, pops []population, n int) (string, []string) {
 	cw := loadCalibWorld(t, "assertive.yaml")
 	const goal = "send_invoice"
-	tb := &table{head: []string{"population", "attention", "credulity", "assertive twin chosen first", "plain twin chosen first", "neither", "no cue: first-listed twin"}}
-	tb.add("**published** (GPT-4.1, Qwen2.5-7B, averaged)", "", "", "**81.8%**", "**7.3%**", "10.9%", "")
+	g := cw.w.Goal(goal)
+	cues := []struct {
+		label    string
+		variants [2]string // cue on the first twin, on the second
+	}{{"paper's cue", [2]string{"first_assertive", "second_assertive"}}, {"probe cue", [2]string{"first_recommended", "second_recommended"}}}
+	tb := &table{head: []string{"population", "attention", "credulity",
+		"paper's cue: cued twin", "paper's cue: plain twin", "paper's cue: weighed",
+		"probe cue: cued twin", "probe cue: plain twin", "probe cue: weighed", "no cue: first-listed twin"}}
+	tb.add("**published** (GPT-4.1, Qwen2.5-7B, averaged)", "", "", "**81.8%**", "**7.3%**", "", "", "", "", "")
 	var spread spreadOf
 	var mix string
 	for _, pop := range pops {
-		var cued, plain, neither, first rate
-		for _, v := range []struct{ variant, cued string }{{"first_assertive", "send_invoice_1"}, {"second_assertive", "send_invoice_2"}} {
-			cw.run(t, v.variant, goal, pop, 0, n/2, func(_ int, out personas.Outcome) {
-				cued.n++
-				plain.n++
-				neither.n++
-				switch out.Called {
-				case v.cued:
-					cued.k++
-				case "send_invoice_1", "send_invoice_2":
-					plain.k++
-				default:
-					neither.k++
+		row := []string{pop.name, populationAttention(pop), populationTrait(pop, credulity)}
+		for ci, c := range cues {
+			var cued, plain rate
+			for side, v := range c.variants {
+				want := fmt.Sprintf("send_invoice_%d", side+1)
+				cw.run(t, v, goal, pop, 0, n/2, func(_ int, out personas.Outcome) {
+					cued.n++
+					plain.n++
+					switch out.Called {
+					case want:
+						cued.k++
+					case "send_invoice_1", "send_invoice_2":
+						plain.k++
+					}
+				})
+			}
+			// How much the persona's score of the cued twin rose for its
+			// cue (Explain's promo part): whether it saw and weighed it.
+			weighed := "—"
+			if pop.single() {
+				promo := 0.0
+				for _, sp := range cw.models[c.variants[0]].Explain(pop.personas[0], g) {
+					if sp.Tool == "send_invoice_1" {
+						promo = sp.Promo
+					}
 				}
-			})
+				weighed = fmt.Sprintf("%+.3f", promo)
+				if pop.personas[0].Traits.Credulity > 0 && promo > 0 && !clearlyAbove(cued, plain) {
+					t.Errorf("%s (credulity %.2g) weighs the %s (+%.3f), yet the cued twin %v is not chosen clearly more than the plain one %v",
+						pop.name, pop.personas[0].Traits.Credulity, c.label, promo, cued, plain)
+				}
+			}
+			row = append(row, cued.String(), plain.String(), weighed)
+			if ci == 0 {
+				if pop.single() {
+					spread.add(cued.p())
+				} else {
+					mix = fmt.Sprintf("%.1f%% vs %.1f%%", 100*cued.p(), 100*plain.p())
+				}
+			}
 		}
+		var first rate
 		cw.run(t, "plain", goal, pop, 0, n, func(_ int, out personas.Outcome) {
 			first.n++
 			if out.Called == "send_invoice_1" {
 				first.k++
 			}
 		})
-		tb.add(pop.name, populationAttention(pop), populationTrait(pop, "Credulity"), cued.String(), plain.String(), neither.String(), first.String())
-		if pop.single() {
-			spread.add(cued.p())
-		} else {
-			mix = fmt.Sprintf("%.1f%% vs %.1f%%", 100*cued.p(), 100*plain.p())
-		}
-		if c, ok := optionalTrait(pop.personas[0].Traits, "Credulity"); ok && pop.single() && c > 0 && !clearlyAbove(cued, plain) {
-			t.Errorf("%s (credulity %.2g): the assertive twin %v is not chosen clearly more than the plain one %v", pop.name, c, cued, plain)
-		}
+		tb.add(append(row, first.String())...)
 	}
-	how := "nothing: no trait reads promotional cues"
-	if _, ok := optionalTrait(personas.Baseline(), "Credulity"); ok {
-		how = "the `credulity` trait"
+	sweep := calibrateAssertiveSweep(t, cw, cues[0].variants, cues[1].variants, n)
+	return fmt.Sprintf("%d episodes per row and cue: %d with the cue on the first-listed twin, %d on the second, pooled; and %d more with no cue at all. "+
+			"*Weighed* is how much the persona's score of the cued twin rose for the cue (the `promo` part of `Model.Explain`; 0 when it did not see or did not recognise it).\n\n",
+			n, n/2, n/2, n) + tb.String() + "\n" + sweep,
+		[]string{"(a) assertive cue on one of two identical tools: share choosing the cued vs the plain twin", "81.8% vs 7.3%", mix, "cued twin " + spread.String(),
+			"the `credulity` trait, for cues it recognises"}
+}
+
+// sweepPoints are the trait values a sweep tries: the trait's whole range.
+var sweepPoints = []float64{0, 0.25, 0.5, 0.75, 1}
+
+// sweepPersona is the baseline with one change, named for the table.
+func sweepPersona(name string, change func(*personas.Traits)) *personas.Persona {
+	tr := personas.Baseline()
+	change(&tr)
+	return &personas.Persona{Name: name, Traits: tr}
+}
+
+// calibrateAssertiveSweep: the cued twin's share over the whole range of
+// credulity, for a baseline persona that reads whole descriptions (as a
+// language model does): whether any credulity reaches the published split,
+// and where a default would have to lie to.
+func calibrateAssertiveSweep(t *testing.T, cw *calibWorld, paper, probe [2]string, n int) string {
+	const goal = "send_invoice"
+	head := []string{"cue"}
+	for _, c := range sweepPoints {
+		head = append(head, fmt.Sprintf("credulity %.2g", c))
 	}
-	return fmt.Sprintf("%d episodes per row: %d with the cue on the first-listed twin, %d on the second (the two columns after the traits pool them), and %d more with no cue at all.\n\n",
-			n, n/2, n/2, n) + tb.String(),
-		[]string{"(a) assertive cue on one of two identical tools: share choosing the cued vs the plain twin", "81.8% vs 7.3%", mix, "cued twin " + spread.String(), how}
+	tb := &table{head: head}
+	for _, c := range []struct {
+		label    string
+		variants [2]string
+	}{{"paper's cue", paper}, {"probe cue", probe}} {
+		row := []string{c.label}
+		for _, cred := range sweepPoints {
+			p := sweepPersona("sweep", func(tr *personas.Traits) { tr.Attention, tr.Credulity = 1, cred })
+			pop := population{name: p.Name, personas: []*personas.Persona{p}}
+			var cued rate
+			for side, v := range c.variants {
+				want := fmt.Sprintf("send_invoice_%d", side+1)
+				cw.run(t, v, goal, pop, 0, n/2, func(_ int, out personas.Outcome) {
+					cued.n++
+					if out.Called == want {
+						cued.k++
+					}
+				})
+			}
+			row = append(row, cued.String())
+		}
+		tb.add(row...)
+	}
+	return fmt.Sprintf("The cued twin's share over the whole range of credulity, for the baseline persona reading whole descriptions (attention 1), %d episodes per cell:\n\n", n) + tb.String()
 }
 
 // (b) arXiv 2602.18914: five equivalent tools, one standard-compliant
@@ -405,29 +455,23 @@ func calibrateCompliant(t *testing.T, pops []population, n int) (string, []strin
 func calibratePosition(t *testing.T, pops []population, n int) (string, []string) {
 	cw := loadCalibWorld(t, "position.yaml")
 	const goal = "validate_address"
+	// The baseline's order bias moves the first-listed tool's share by a
+	// few points: telling that from the last-listed one's takes three
+	// times the episodes the other effects need.
+	n *= 3
 	tb := &table{head: []string{"population", "order bias", "first-listed chosen", "last-listed chosen", "positions 1–5", "δ_pos [95% CI]"}}
 	tb.add("**published**: Gemini 2.5 Flash / Claude 3.5 Sonnet / GPT-4.1-mini", "", "", "", "", "**0.306 / 0.325 / 0.423**")
 	var spread spreadOf
 	var mix string
 	for _, pop := range pops {
-		counts := make([]int, 5)
-		total := 0
-		for _, v := range cw.w.Variants {
-			cw.run(t, v, goal, pop, 0, n/len(cw.w.Variants), func(_ int, out personas.Outcome) {
-				var k int
-				if _, err := fmt.Sscanf(out.Called, "validate_address_%d", &k); err == nil && k >= 1 && k <= 5 {
-					counts[k-1]++
-					total++
-				}
-			})
-		}
+		counts, total := positionCounts(t, cw, goal, pop, n)
 		first, last := rate{counts[0], total}, rate{counts[4], total}
 		shares := make([]string, 5)
 		for i, c := range counts {
 			shares[i] = fmt.Sprintf("%.0f", 100*float64(c)/float64(max(total, 1)))
 		}
 		d, lo, hi := deltaPos(counts, pop.name)
-		tb.add(pop.name, populationTrait(pop, "OrderBias"), first.String(), last.String(), strings.Join(shares, " · ")+" %",
+		tb.add(pop.name, populationTrait(pop, orderBias), first.String(), last.String(), strings.Join(shares, " · ")+" %",
 			fmt.Sprintf("%.3f [%.3f–%.3f]", d, lo, hi))
 		spread.digits = 3
 		if pop.single() {
@@ -435,17 +479,42 @@ func calibratePosition(t *testing.T, pops []population, n int) (string, []string
 		} else {
 			mix = fmt.Sprintf("δ_pos %.3f", d)
 		}
-		if b, ok := optionalTrait(pop.personas[0].Traits, "OrderBias"); ok && pop.single() && b > 0 && !clearlyAbove(first, last) {
+		if b := pop.personas[0].Traits.OrderBias; pop.single() && b > 0 && !clearlyAbove(first, last) {
 			t.Errorf("%s (order bias %.2g): the first-listed tool %v is not chosen clearly more than the last-listed %v", pop.name, b, first, last)
 		}
 	}
-	how := "nothing: no trait favours a list position"
-	if _, ok := optionalTrait(personas.Baseline(), "OrderBias"); ok {
-		how = "the `order_bias` trait"
+	how := "the `order_bias` trait"
+	// The same measure over the whole range of order bias, for the
+	// baseline persona: how far the trait can move δ_pos at all.
+	sw := &table{head: []string{"order bias", "first-listed chosen", "last-listed chosen", "δ_pos [95% CI]"}}
+	for _, b := range sweepPoints {
+		p := sweepPersona(fmt.Sprintf("baseline, order bias %.2g", b), func(tr *personas.Traits) { tr.OrderBias = b })
+		pop := population{name: p.Name, personas: []*personas.Persona{p}}
+		counts, total := positionCounts(t, cw, goal, pop, n)
+		d, lo, hi := deltaPos(counts, pop.name)
+		sw.add(fmt.Sprintf("%.2g", b), rate{counts[0], total}.String(), rate{counts[4], total}.String(), fmt.Sprintf("%.3f [%.3f–%.3f]", d, lo, hi))
 	}
 	return fmt.Sprintf("%d episodes per row, half under each wording (both wordings are the same for all five tools); shares are of the episodes that called one of the five. "+
-			"With identical tools δ_pos has a sampling floor: about 0.03 at this size even when every position is equally likely.\n\n", n) + tb.String(),
+			"With identical tools δ_pos has a sampling floor: about 0.02 at this size even when every position is equally likely.\n\n", n) + tb.String() +
+			fmt.Sprintf("\nThe same over the whole range of order bias, for the baseline persona (noise %.2g), %d episodes per row:\n\n", personas.Baseline().Noise, n) + sw.String(),
 		[]string{"(c) five identical tools: position bias δ_pos (0 = every position alike)", "0.306–0.423 (three models)", mix, "δ_pos " + spread.String(), how}
+}
+
+// positionCounts plays n episodes, half under each wording, and counts
+// which list position's tool was called first (and how many called one).
+func positionCounts(t *testing.T, cw *calibWorld, goal string, pop population, n int) ([]int, int) {
+	counts := make([]int, 5)
+	total := 0
+	for _, v := range cw.w.Variants {
+		cw.run(t, v, goal, pop, 0, n/len(cw.w.Variants), func(_ int, out personas.Outcome) {
+			var k int
+			if _, err := fmt.Sscanf(out.Called, "validate_address_%d", &k); err == nil && k >= 1 && k <= 5 {
+				counts[k-1]++
+				total++
+			}
+		})
+	}
+	return counts, total
 }
 
 // deltaPos is ½ Σ |p_i − 1/K| with a 95% percentile-bootstrap interval
@@ -523,22 +592,30 @@ func topGap(scores []personas.ToolScore) float64 {
 	return s[len(s)-1] - s[len(s)-2]
 }
 
-// errorRule says whether an episode's outcome counts as an error.
-type errorRule func(w *engine.World, out personas.Outcome) bool
+// errorRule says whether an episode counts at all, and whether as an error.
+type errorRule func(w *engine.World, out personas.Outcome) (counted, isErr bool)
 
 // notOK: the episode did not end ok. On the margin world nothing but the
 // choice of tool (or an adversarial's malformed arguments) decides that.
-func notOK(_ *engine.World, out personas.Outcome) bool { return out.Severity != engine.SeverityOK }
+func notOK(_ *engine.World, out personas.Outcome) (bool, bool) {
+	return true, out.Severity != engine.SeverityOK
+}
 
 // offMeant: the first write went to a tool other than the goal's meant one,
 // or, for a goal that only reads, there was a write at all. On the shipped
 // worlds an outcome can also go wrong for reasons that are not the choice
-// (a lost update, a near-duplicate name), which this leaves out.
-func offMeant(w *engine.World, out personas.Outcome) bool {
+// (a lost update, a near-duplicate name), which this leaves out. An episode
+// of a goal that writes, in which the agent wrote nothing (it stopped rather
+// than guess between two same-named records, or ran out of patience), made
+// no choice to judge and is not counted.
+func offMeant(w *engine.World, out personas.Outcome) (bool, bool) {
 	if t := w.Tool(out.Meant); t != nil && !t.Writes() {
-		return out.Called != ""
+		return true, out.Called != ""
 	}
-	return out.Called != out.Meant
+	if out.Called == "" {
+		return false, false
+	}
+	return true, out.Called != out.Meant
 }
 
 // (d) arXiv 2605.07990: errors rise as the top two candidates' scores get
@@ -552,7 +629,11 @@ func calibrateMargin(t *testing.T, pops []population, n int) (string, []string) 
 	for _, name := range worlds.Names() {
 		shipped = append(shipped, loadCalibWorld(t, name))
 	}
-	measure := func(cws []*calibWorld, pop population, perPop int, isErr errorRule) []rate {
+	// wideErrors counts, per world/variant/goal, the errors of the seven
+	// personas' episodes in the widest-gap bin: where the reader model is
+	// sure and wrong.
+	type cellKey struct{ world, variant, goal string }
+	measure := func(cws []*calibWorld, pop population, perPop int, isErr errorRule, wide map[cellKey]*rate) []rate {
 		cells := 0
 		for _, cw := range cws {
 			cells += len(cw.w.Variants) * len(cw.w.Goals)
@@ -567,11 +648,26 @@ func calibrateMargin(t *testing.T, pops []population, n int) (string, []string) 
 					for _, p := range pop.personas {
 						gap[p] = marginBin(topGap(m.Scores(p, g)))
 					}
+					key := cellKey{cw.w.Name, v, g.Name}
 					cw.run(t, v, g.Name, pop, 0, per, func(i int, out personas.Outcome) {
-						b := &bins[gap[pop.persona(i)]]
+						counted, isErr := isErr(cw.w, out)
+						if !counted {
+							return
+						}
+						bin := gap[pop.persona(i)]
+						b := &bins[bin]
 						b.n++
-						if isErr(cw.w, out) {
+						if isErr {
 							b.k++
+						}
+						if bin == len(marginBins)-1 && pop.single() {
+							if wide[key] == nil {
+								wide[key] = &rate{}
+							}
+							wide[key].n++
+							if isErr {
+								wide[key].k++
+							}
 						}
 					})
 				}
@@ -586,8 +682,9 @@ func calibrateMargin(t *testing.T, pops []population, n int) (string, []string) 
 		}
 		tb := &table{head: head}
 		pooled := make([]rate, len(marginBins))
+		wide := map[cellKey]*rate{}
 		for _, pop := range pops {
-			bins := measure(cws, pop, perPop, isErr)
+			bins := measure(cws, pop, perPop, isErr, wide)
 			row := []string{pop.name}
 			for i, b := range bins {
 				if b.n == 0 {
@@ -607,18 +704,37 @@ func calibrateMargin(t *testing.T, pops []population, n int) (string, []string) 
 			row = append(row, fmt.Sprintf("%v (%d)", b, b.n))
 		}
 		tb.add(row...)
-		return what + "\n\n" + tb.String(), pooled
+		// The goals behind most of the widest-gap errors, worst first.
+		keys := make([]cellKey, 0, len(wide))
+		for k, r := range wide {
+			if r.k > 0 {
+				keys = append(keys, k)
+			}
+		}
+		slices.SortFunc(keys, func(a, b cellKey) int {
+			if d := wide[b].k - wide[a].k; d != 0 {
+				return d
+			}
+			return strings.Compare(a.world+a.variant+a.goal, b.world+b.variant+b.goal)
+		})
+		ct := &table{head: []string{"world", "variant", "goal", "errors in the widest-gap bin"}, text: true}
+		for _, k := range keys[:min(len(keys), 5)] {
+			ct.add(k.world, k.variant, k.goal, fmt.Sprintf("%d of %d (%.0f%% of the bin's %d errors)", wide[k].k, wide[k].n, 100*float64(wide[k].k)/float64(max(pooled[len(pooled)-1].k, 1)), pooled[len(pooled)-1].k))
+		}
+		text := what + "\n\n" + tb.String()
+		if len(keys) > 0 {
+			text += "\nWhere the errors of the widest-gap bin come from (the seven personas, worst goals first):\n\n" + ct.String()
+		}
+		return text, pooled
 	}
 	ownText, ownPooled := render(own, "On the margin world (personas/testdata/calibration/margin.yaml), where an error is an episode that did not end ok — error rate by gap [95% CI] (episodes):", n, notOK)
-	shipText, shipPooled := render(shipped, "On the shipped worlds ("+strings.Join(worlds.Names(), ", ")+"), every goal under every variant, where an error is a first write to a tool other than the goal's meant one (any write, for a goal that only reads):", n, offMeant)
-	for _, c := range []struct {
-		what string
-		bins []rate
-	}{{"margin world", ownPooled}, {"shipped worlds", shipPooled}} {
-		lo, hi := c.bins[0], c.bins[len(c.bins)-1]
-		if !clearlyAbove(lo, hi) {
-			t.Errorf("%s: the error rate where the top two scores are close (%v) is not clearly above where they are far apart (%v)", c.what, lo, hi)
-		}
+	shipText, shipPooled := render(shipped, "On the shipped worlds ("+strings.Join(worlds.Names(), ", ")+"), every goal under every variant, where an error is a first write to a tool other than the goal's meant one (any write, for a goal that only reads; an episode of a goal that writes in which nothing was written is left out):", n, offMeant)
+	// The direction is asserted on the margin world, built for it. The
+	// shipped worlds are reported for breadth: a goal on which the reader
+	// model is sure and wrong shows there as errors at a wide gap, which the
+	// table below the rates names rather than hides.
+	if lo, hi := ownPooled[0], ownPooled[len(ownPooled)-1]; !clearlyAbove(lo, hi) {
+		t.Errorf("margin world: the error rate where the top two scores are close (%v) is not clearly above where they are far apart (%v)", lo, hi)
 	}
 	lo, hi := ownPooled[0], ownPooled[len(ownPooled)-1]
 	slo, shi := shipPooled[0], shipPooled[len(shipPooled)-1]
