@@ -178,14 +178,14 @@ func TestWorkedExample(t *testing.T) {
 		}
 		sb.WriteString("\n")
 	}
-	sb.WriteString("\nWhere careful's scores come from (score = words + cues + mismatch + redirect):\n\n")
-	sb.WriteString("| variant | tool | words | cues | mismatch | redirect | score |\n|---|---|---:|---:|---:|---:|---:|\n")
+	sb.WriteString("\nWhere careful's scores come from (words = action × (0.5 + 0.5 × context); score = words + cues + mismatch + redirect + trust + promo + order):\n\n")
+	sb.WriteString("| variant | tool | action | context | words | cues | mismatch | redirect | trust + promo + order | score |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, variant := range []string{"clear", "ambiguous"} {
 		for _, p := range models[variant].Explain(b.Get("careful"), g) {
-			if p.Tool != "archive_contact" && p.Tool != "delete_contact" && p.Tool != "list_contacts" {
+			if p.Tool != "archive_contact" && p.Tool != "delete_contact" && p.Tool != "restore_contact" {
 				continue
 			}
-			fmt.Fprintf(&sb, "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", variant, p.Tool, p.Words, p.Cues, p.Mismatch, p.Redirect, p.Score)
+			fmt.Fprintf(&sb, "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", variant, p.Tool, p.Action, p.Context, p.Words, p.Cues, p.Mismatch, p.Redirect, p.Trust+p.Promo+p.Order, p.Score)
 		}
 	}
 	block := sb.String()

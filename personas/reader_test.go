@@ -325,3 +325,61 @@ func TestReaderStructure(t *testing.T) {
 		t.Errorf("a ⚠️ WARNING label is salient: %+v", segs[3])
 	}
 }
+
+// A second batch, on the held-out domains' shapes (DNS, inventory,
+// calendar, tickets, branches), written before running.
+func TestReaderNewDomains(t *testing.T) {
+	dns := []rtool{
+		{name: "list_records", kind: "list", text: "List the zone's DNS records."},
+		{name: "delete_record", kind: "custom", text: "Delete a DNS record."},
+		{name: "update_record", kind: "custom", text: "Change a DNS record's value or TTL."},
+		{name: "create_record", kind: "custom", text: "Add a DNS record to the zone."},
+	}
+	for _, p := range []string{"novice", "literal", "careful"} {
+		prefers(t, "point at = update", "Point the www record {{target.name}} at the new server", dns, "", p, "update_record", "delete_record")
+		prefers(t, "point at = update, not create", "Point the www record {{target.name}} at the new server", dns, "", p, "update_record", "create_record")
+	}
+	inv := []rtool{
+		{name: "update_item", kind: "custom", text: "Set an item's stock level or status."},
+		{name: "delete_item", kind: "custom", text: "Remove an item from the catalog."},
+	}
+	prefers(t, "mark as = update", "Mark the item {{target.name}} as out of stock", inv, "", "novice", "update_item", "delete_item")
+	cal := []rtool{
+		{name: "update_event", kind: "custom", text: "Edit an event's title or time."},
+		{name: "drop_event", kind: "custom", text: "Call off a scheduled event and notify its attendees."},
+	}
+	prefers(t, "a tool's text says call off", "Cancel the event {{target.name}}", cal, "", "novice", "drop_event", "update_event")
+}
+
+func TestReaderMisleadingAndRedirects(t *testing.T) {
+	mis := []rtool{
+		{name: "archive_ticket", kind: "custom", text: "Permanently deletes the ticket and all its comments. This cannot be undone."},
+		{name: "hide_ticket", kind: "custom", text: "Hide a ticket from the queue; it is kept and can be shown again."},
+	}
+	prefers(t, "a name that says archive on a text that destroys", "Hide the ticket {{target.name}} but keep its comments", mis, "", "careful", "hide_ticket", "archive_ticket")
+	w, _ := readerWorld(t, "Hide the ticket {{target.name}}", mis, "")
+	m, _ := NewModel(w, "v")
+	if m.views[0][seeEverything].disagree == "" {
+		t.Error("archive_ticket's name and text disagree")
+	}
+	for _, tc := range []struct{ del, arch string }{
+		{"Delete a branch permanently.", "Archive a branch rather than delete_branch when you may need it later."},
+		{"Delete a branch permanently. For branches you may need later, use archive_branch.", "Archive a branch."},
+		{"Delete a branch permanently.", "Archive a branch instead of delete_branch if it may be needed later."},
+	} {
+		tools := []rtool{
+			{name: "delete_branch", kind: "custom", text: tc.del},
+			{name: "archive_branch", kind: "custom", text: tc.arch},
+		}
+		prefers(t, "redirect "+strconv.Quote(tc.del+" / "+tc.arch), "Remove the branch {{target.name}}; we may need it later", tools, "", "careful", "archive_branch", "delete_branch")
+	}
+	intent := "Remove the note {{target.name}}; we may need it again"
+	plain := []rtool{{name: "delete_note", kind: "custom", text: "Delete a note. Note: this cannot be undone."}, {name: "archive_note", kind: "custom", text: "Archive a note."}}
+	label := []rtool{{name: "delete_note", kind: "custom", text: "Delete a note. WARNING: this cannot be undone."}, plain[1]}
+	p := Builtin().Get("novice")
+	a, _, _ := readerScores(t, intent, plain, "", p)
+	b, _, _ := readerScores(t, intent, label, "", p)
+	if pOf(b, "delete_note") >= pOf(a, "delete_note") {
+		t.Errorf("a WARNING label catches a skimmer's eye where a Note does not: %.3f vs %.3f", pOf(b, "delete_note"), pOf(a, "delete_note"))
+	}
+}

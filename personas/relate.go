@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/herd-sh/herd/internal/wordnet"
 )
@@ -96,28 +97,57 @@ type relater struct {
 	phrases       map[string][]generalPhrase // first token → phrases, longest first
 }
 
-func newRelater(world map[string][]string) *relater {
-	r := &relater{world: worldLexicon(world), domain: newLexicon(builtinLexicon), antonyms: antonymSet(builtinAntonyms),
-		general: defaultGeneral, phrases: map[string][]generalPhrase{}}
-	add := func(p generalPhrase) {
-		if len(p.words) < 2 || slices.ContainsFunc(r.phrases[p.words[0]], func(q generalPhrase) bool { return q.key == p.key }) {
-			return
-		}
-		r.phrases[p.words[0]] = append(r.phrases[p.words[0]], p)
-	}
-	for _, lx := range []*lexicon{r.domain, r.world} {
-		for _, ws := range lx.phrases() {
-			add(generalPhrase{words: ws, key: strings.Join(ws, " ")})
-		}
+// builtinRelations are what every relater starts from: the domain lexicon,
+// its opposites and the phrases of both layers. They depend on no world, so
+// they are built once, on first use, and never changed.
+var builtinRelations = sync.OnceValue(func() *relater {
+	r := &relater{domain: newLexicon(builtinLexicon), antonyms: antonymSet(builtinAntonyms), general: defaultGeneral,
+		phrases: map[string][]generalPhrase{}}
+	for _, ws := range r.domain.phrases() {
+		r.addPhrase(generalPhrase{words: ws, key: strings.Join(ws, " ")})
 	}
 	for _, p := range r.general.phrases() {
-		add(p)
+		r.addPhrase(p)
 	}
+	r.sortPhrases()
+	return r
+})
+
+func newRelater(world map[string][]string) *relater {
+	b := builtinRelations()
+	r := &relater{world: worldLexicon(world), domain: b.domain, antonyms: b.antonyms, general: b.general, phrases: b.phrases}
+	if ps := r.world.phrases(); len(ps) > 0 {
+		// The world's phrases join the built-in ones in a copy.
+		r.phrases = make(map[string][]generalPhrase, len(b.phrases)+len(ps))
+		for k, v := range b.phrases {
+			r.phrases[k] = v
+		}
+		for _, ws := range ps {
+			r.addPhrase(generalPhrase{words: ws, key: strings.Join(ws, " ")})
+		}
+		// Only the lists addPhrase copied are sorted: the shared ones are
+		// sorted already, and other models read them.
+		for _, ws := range ps {
+			if l := r.phrases[ws[0]]; len(l) != len(b.phrases[ws[0]]) {
+				slices.SortStableFunc(l, func(a, b generalPhrase) int { return len(b.words) - len(a.words) })
+			}
+		}
+	}
+	return r
+}
+
+func (r *relater) addPhrase(p generalPhrase) {
+	if len(p.words) < 2 || slices.ContainsFunc(r.phrases[p.words[0]], func(q generalPhrase) bool { return q.key == p.key }) {
+		return
+	}
+	r.phrases[p.words[0]] = append(slices.Clip(r.phrases[p.words[0]]), p)
+}
+
+func (r *relater) sortPhrases() {
 	for k, ps := range r.phrases {
 		slices.SortStableFunc(ps, func(a, b generalPhrase) int { return len(b.words) - len(a.words) })
 		r.phrases[k] = ps
 	}
-	return r
 }
 
 // relate is the best relation from goal key a to tool key b.
