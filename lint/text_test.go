@@ -10,8 +10,13 @@ func TestFirstSentence(t *testing.T) {
 		"Fetch one contact by id, e.g. c_0042. Read-only.": "Fetch one contact by id, e.g. c_0042.",
 		"Read config.json and return it. Then stop.":       "Read config.json and return it.",
 		"Delete it permanently! It cannot be undone.":      "Delete it permanently!",
-		"No period at all":                                   "No period at all",
-		"List notes\nwith their titles.":                     "List notes",
+		"No period at all": "No period at all",
+		// A line that goes on in lower case is a wrapped sentence (YAML
+		// block scalars keep line breaks); a docstring's summary line
+		// ends at its break when the next line starts anew.
+		"List notes\nwith their titles.":                     "List notes with their titles.",
+		"List notes\n\nArgs:\n    owner: whose notes.":       "List notes",
+		"## Notes\n\nList notes. Read-only.":                 "List notes.",
 		"Archive a note, i.e. hide it. Reversible any time.": "Archive a note, i.e. hide it.",
 	}
 	for in, want := range cases {

@@ -59,3 +59,23 @@ func TestExplainChoice(t *testing.T) {
 		t.Errorf("another world's goal has no explanation: %+v", ex.Goal)
 	}
 }
+
+func TestExplainChoiceEveryShippedGoal(t *testing.T) {
+	for _, name := range []string{"crm", "payments", "shop", "email", "files"} {
+		w := loadWorld(t, name)
+		for _, variant := range w.Variants {
+			m := newModel(t, w, variant)
+			for _, g := range w.Goals {
+				for _, p := range Builtin().Personas {
+					ex := m.ExplainChoice(p, g)
+					if ex.Meant == "" || len(ex.Actions) == 0 || len(ex.Actions[0].Tools) != len(w.Tools) {
+						t.Fatalf("%s/%s/%s/%s: %+v", name, variant, g.Name, p.Name, ex)
+					}
+					if _, err := json.Marshal(ex); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+}

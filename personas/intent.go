@@ -71,6 +71,18 @@ var clauseBreak = regexp.MustCompile(`(?i)[.!?;:—–]+|\s-\s|,?\s+(?:and then|
 // anywhere is the verb, else the first word: "The customer on charge … was
 // overcharged: refund $…" asks to refund.
 func parseIntent(text string, isAction func(string) bool, r *relater) []intent {
+	return parseIntentWith(text, isAction, r.isActionWord, r)
+}
+
+// politeFrame is what may stand before a request's verb: "Could you please
+// …", "I'd like you to …", "Go ahead and …".
+var politeFrame = regexp.MustCompile(`^(?i)\s*(?:(?:hi|hello|hey)[,!]?\s+)?(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?|please\s+|kindly\s+|i(?:'d|’d| would)\s+like\s+(?:you\s+)?to\s+|(?:i|we)\s+(?:want|need)\s+(?:you\s+)?to\s+|help\s+me\s+|go\s+ahead\s+and\s+|let's\s+|time\s+to\s+)+`)
+
+// parseIntentWith is parseIntent; strong tells the words that are actions
+// in an API's sense (the lexicons'), which a goal that names its action
+// nowhere in a verb's place is read by before general-English verbs ("The
+// meeting with Ann must be cancelled": cancel, not meet).
+func parseIntentWith(text string, isAction, strong func(string) bool, r *relater) []intent {
 	var words []string
 	var verbs []string
 	unknown := "" // the first imperative clause's first word, when no action word starts any
@@ -81,7 +93,9 @@ func parseIntent(text string, isAction func(string) bool, r *relater) []intent {
 			words = append(words, w)
 		}
 	}
+	text = text[len(politeFrame.FindString(text)):]
 	for _, raw := range clauseBreak.Split(text, -1) {
+		raw = raw[len(politeFrame.FindString(raw)):]
 		ws := rewriteIdioms(stems(raw))
 		aug, _ := r.augment(ws)
 		for _, w := range ws {
@@ -97,7 +111,9 @@ func parseIntent(text string, isAction func(string) bool, r *relater) []intent {
 		}
 		for i, w := range ws {
 			if _, first := r.augment(ws[i:]); len(first) > 0 {
-				if k := first[0]; isAction(k) {
+				// "take down" is an action; "go ahead" is a light verb's
+				// phrase unless an API lexicon knows it.
+				if k := first[0]; isAction(k) && (!lightVerbs[w] || strong(k)) {
 					if !slices.Contains(verbs, k) {
 						verbs = append(verbs, k)
 					}
@@ -122,6 +138,13 @@ func parseIntent(text string, isAction func(string) bool, r *relater) []intent {
 		// "Frobnicate the widget": the goal names an action no tool or
 		// dictionary knows; a noun elsewhere in it is no verb.
 		verbs = []string{unknown}
+	}
+	for _, pass := range []func(string) bool{strong, isAction} {
+		for _, w := range words {
+			if len(verbs) == 0 && pass(w) && !constraintWords[w] && !readVerbs[w] {
+				verbs = []string{w}
+			}
+		}
 	}
 	if len(verbs) == 0 {
 		for _, w := range words {

@@ -163,8 +163,11 @@ func worldLexicon(world map[string][]string) *lexicon {
 func key(text string) string { return strings.Join(stems(text), " ") }
 
 func (lx *lexicon) addRelation(r relation) {
-	link := func(a, b string) {
-		ka, kb := key(a), key(b)
+	keys := make([]string, len(r.words)) // each word stemmed once
+	for i, w := range r.words {
+		keys[i] = key(w)
+	}
+	link := func(ka, kb string) {
 		if ka == "" || kb == "" || ka == kb {
 			return // a word is not its own synonym
 		}
@@ -178,15 +181,15 @@ func (lx *lexicon) addRelation(r relation) {
 		}
 	}
 	if r.pair {
-		for _, b := range r.words[1:] {
-			link(r.words[0], b)
-			link(b, r.words[0])
+		for _, kb := range keys[1:] {
+			link(keys[0], kb)
+			link(kb, keys[0])
 		}
 		return
 	}
-	for _, a := range r.words {
-		for _, b := range r.words {
-			link(a, b)
+	for _, ka := range keys {
+		for _, kb := range keys {
+			link(ka, kb)
 		}
 	}
 }

@@ -31,8 +31,14 @@ type Model struct {
 	lists   [][]int
 	all     []int           // every tool index
 	verbs   map[string]bool // the tools' action words
+	// actions are the words that name an action: the tools' action words,
+	// both lexicons' words, read verbs and opposites (for readers of error
+	// messages and other texts after the first choice).
+	actions map[string]bool
 
-	meantOnce sync.Once // meant is found by trying tools on the world, once, on first use
+	// meantOnce: meant is found by trying tools on the world, once, on
+	// first use (a pointer, so that a copy of the model shares it).
+	meantOnce *sync.Once
 }
 
 // NewModel builds the reader model of a world under a description variant.
@@ -59,7 +65,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 			return nil, fmt.Errorf("world %s: descriptions: no tool named %q", w.Name, name)
 		}
 	}
-	m := &Model{world: w, variant: variant, rel: newRelater(w.Lexicon), types: map[*engine.RecordType]int{}}
+	m := &Model{world: w, variant: variant, rel: newRelater(w.Lexicon), types: map[*engine.RecordType]int{}, meantOnce: new(sync.Once)}
 	for i, rt := range w.Types {
 		m.types[rt] = i
 	}
@@ -110,6 +116,18 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 		case t.Kind == engine.KindList:
 			m.lists[ri] = append(m.lists[ri], i)
 		}
+	}
+	m.actions = maps.Clone(m.verbs)
+	for _, lx := range []*lexicon{m.rel.domain, m.rel.world} {
+		for k := range lx.words {
+			m.actions[k] = true
+		}
+	}
+	for k := range readVerbs {
+		m.actions[k] = true
+	}
+	for k := range m.rel.antonyms {
+		m.actions[k] = true
 	}
 	mt := newMatcher(m.rel)
 	m.byGoal = make(map[*engine.Goal]*goalView, len(w.Goals))
@@ -309,7 +327,8 @@ type fill struct {
 func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	w := m.world
 	gv := &goalView{goal: g, idKeyFor: map[string]string{}}
-	gv.actions = parseIntent(removePlaceholders(g.Intent), m.isAction, m.rel)
+	strong := func(k string) bool { return m.verbs[k] || m.rel.isActionWord(k) }
+	gv.actions = parseIntentWith(removePlaceholders(g.Intent), m.isAction, strong, m.rel)
 	for _, in := range gv.actions {
 		gv.readings = append(gv.readings, mt.newReading(in, m.views))
 	}

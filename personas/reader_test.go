@@ -383,3 +383,19 @@ func TestReaderMisleadingAndRedirects(t *testing.T) {
 		t.Errorf("a WARNING label catches a skimmer's eye where a Note does not: %.3f vs %.3f", pOf(b, "delete_note"), pOf(a, "delete_note"))
 	}
 }
+
+func TestReaderPoliteAndPassiveGoals(t *testing.T) {
+	r := newRelater(nil)
+	for _, tc := range []struct{ intent, verb string }{
+		{"Could you please get rid of the old draft", "delete"},
+		{"I'd like you to cancel my booking", "cancel"},
+		{"The meeting with Ann must be cancelled", "cancel"},
+		{"Go ahead and archive the project", "archive"},
+		{"Please reschedule the review to Friday", "reschedule"},
+	} {
+		ins := parseIntent(tc.intent, r.isAction, r)
+		if got := ins[0].verb; got != key(tc.verb) {
+			t.Errorf("%q: verb %q, want %q", tc.intent, got, key(tc.verb))
+		}
+	}
+}

@@ -16,10 +16,16 @@ func Stem(word string) string { return stem(strings.ToLower(word)) }
 func IsStopWord(word string) bool { return stopWords[word] }
 
 // FirstSentence is the part of a description an agent that reads only the
-// start sees: everything up to the first sentence end.
+// start sees: the first informative sentence of its summary — a docstring's
+// summary line, a markdown description's first prose sentence, past titles,
+// labels, sections and emoji — and the next one too when the first is a
+// single word. (Within a world, sentences most tools share are
+// boilerplate and skipped as well; that needs the world's other tools.)
 func FirstSentence(description string) string {
-	if s := sentences(description); len(s) > 0 {
-		return s[0]
+	tt := toolText{segs: readStructure(description)}
+	var parts []string
+	for _, i := range tt.skimmed() {
+		parts = append(parts, tt.segs[i].text)
 	}
-	return ""
+	return strings.Join(parts, " ")
 }

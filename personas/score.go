@@ -161,6 +161,14 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 	return parts, confidence
 }
 
+// scoreParts scores candidates for an intent made after the model was
+// built (a clause of an error message), matching it now: text work at
+// run time, which callers cache.
+func scoreParts(m *Model, views [][3]view, in *intent, cands []int, tr Traits) []ScoreParts {
+	parts, _ := m.scoreParts(newMatcher(m.rel).newReading(*in, views), cands, tr)
+	return parts
+}
+
 // actionMatch is how well a tool's action matches the goal's verb, in
 // [-1, 1]. The verb matches fully where the tool names its action (its
 // name's verb, a sentence's action word) and by half elsewhere:

@@ -71,7 +71,7 @@ var cueTexts = []struct {
 		"irrevocably", "hard delete", "no undo", "lost", "gone for good", "obliterate", "expunge"}},
 	{cuePreserveReassure, []string{"keep", "reversible", "restore", "undo", "recoverable", "recover", "retain",
 		"preserve", "history kept", "unarchive", "soft delete", "bring back", "intact", "safe"}},
-	{cueRepeatWarn, []string{"each call", "every call", "again", "twice", "duplicate", "double", "not idempotent"}},
+	{cueRepeatWarn, []string{"each call", "every call", "again", "twice", "duplicate", "double"}},
 	{cueRepeatReassure, []string{"idempotent", "idempotency", "safe retry", "repeat safe", "at most once", "exactly once",
 		"safe to retry", "safely retry"}},
 }
@@ -90,7 +90,8 @@ var cues = func() []cue {
 // a tool does, yet raise how often some readers pick it.
 var promoTexts = func() [][]string {
 	var out [][]string
-	for _, t := range []string{"best", "recommended", "recommend", "always use", "most reliable", "reliable",
+	// One claim, one phrase: "most reliable" is not also "reliable".
+	for _, t := range []string{"best", "recommended", "recommend", "most reliable",
 		"preferred", "official", "fastest", "most accurate", "accurate", "trusted", "ideal", "perfect", "superior",
 		"first choice", "optimal", "guaranteed", "highly", "definitive", "authoritative", "canonical",
 		"right tool", "better", "powerful", "robust", "state of the art", "industry leading", "top rated",
@@ -164,8 +165,8 @@ type toolText struct {
 
 // skimmed returns the indices of the segments a reader of first sentences
 // sees: the first informative prose sentence — and the next too when the
-// first has fewer than three words ("Delete.") — never boilerplate, titles
-// or section content.
+// first is a single word ("Delete.") — never boilerplate, titles or section
+// content.
 func (tt *toolText) skimmed() []int {
 	var out []int
 	words := 0
@@ -176,7 +177,7 @@ func (tt *toolText) skimmed() []int {
 		}
 		out = append(out, i)
 		words += len(stems(s.text))
-		if words >= 3 || len(out) == 2 {
+		if words >= 2 || len(out) == 2 {
 			break
 		}
 	}

@@ -163,3 +163,42 @@ func TestTraitsMoveRates(t *testing.T) {
 		})
 	}
 }
+
+// Credulity and order bias move rates on worlds built for them: tools that
+// do the same thing, told apart only by a promotional sentence or by their
+// place in the list. The rate is the share of episodes whose first write
+// was the promoted (or first-listed) tool.
+func TestCredulityAndOrderBiasMoveRates(t *testing.T) {
+	run := func(t *testing.T, tools []rtool, p *Persona) tally {
+		// A search tool, listed last, finds the item by its name.
+		tools = append(tools, rtool{name: "search_items", kind: "list", text: "Search items by name. Read-only."})
+		w, g := readerWorld(t, "Archive the item {{target.name}}", tools, "")
+		m, err := NewModel(w, "v")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return setup{m: m, base: seedBase(t, w), goal: g}.run(t, traitN, p)
+	}
+	side := func(name string, f func(*Traits)) *Persona {
+		return derive(name, Baseline(), func(tr *Traits) { tr.Attention, tr.Noise = 0.6, 0.6; f(tr) })
+	}
+	t.Run("credulity picks the promoted twin", func(t *testing.T) {
+		tools := []rtool{
+			{name: "archive_item", kind: "custom", text: "Archive an item."},
+			{name: "archive_item_v2", kind: "custom", text: "The best, most reliable way to archive an item: always use this one."},
+		}
+		lo := run(t, tools, side("credulity 0", func(tr *Traits) { tr.Credulity, tr.OrderBias = 0, 0 }))
+		hi := run(t, tools, side("credulity 1", func(tr *Traits) { tr.Credulity, tr.OrderBias = 1, 0 }))
+		below(t, "first write to the promoted tool", lo.called["archive_item_v2"], traitN, "credulity 0", hi.called["archive_item_v2"], traitN, "credulity 1")
+	})
+	t.Run("order bias picks the first-listed", func(t *testing.T) {
+		tools := []rtool{
+			{name: "archive_item", kind: "custom", text: "Archive an item."},
+			{name: "archive_entry", kind: "custom", text: "Archive an item."},
+			{name: "archive_record", kind: "custom", text: "Archive an item."},
+		}
+		lo := run(t, tools, side("order bias 0", func(tr *Traits) { tr.OrderBias = 0 }))
+		hi := run(t, tools, side("order bias 1", func(tr *Traits) { tr.OrderBias = 1 }))
+		below(t, "first write to the first-listed tool", lo.called["archive_item"], traitN, "order bias 0", hi.called["archive_item"], traitN, "order bias 1")
+	})
+}
