@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/herd-sh/herd/internal/yamlpos"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // LoadError lists every problem found in a world file, each as
@@ -21,11 +19,9 @@ type LoadError struct {
 	Problems []Problem
 }
 
-// Problem is one error at one place in a world file.
-type Problem struct {
-	Pos Pos
-	Msg string
-}
+// Problem is one error at one place in a world file (or a persona pack, or
+// a descriptions file).
+type Problem = yamlpos.Problem
 
 func (e *LoadError) Error() string { return strings.Join(e.Lines(), "\n") }
 
@@ -61,19 +57,16 @@ func LoadFile(path string) (*World, error) {
 // Parse compiles a world from YAML; name is what errors are reported
 // against (a path, or "mock:crm").
 func Parse(name string, data []byte) (*World, error) {
-	if len(data) > maxWorldFile {
-		return nil, &LoadError{File: name, Problems: []Problem{{Msg: fmt.Sprintf("file is %d bytes; world files may be at most %d", len(data), maxWorldFile)}}}
-	}
-	root, err := parseYAML(data)
-	if err != nil {
-		return nil, &LoadError{File: name, Problems: []Problem{yamlProblem(err, data)}}
-	}
-	if root.Kind == 0 || (root.Kind == yaml.DocumentNode && len(root.Content) == 0) {
-		return nil, &LoadError{File: name, Problems: []Problem{{Pos: Pos{1, 1}, Msg: "empty world file"}}}
-	}
+	d := &yamlpos.Decoder{Kind: worldFile}
+	doc := d.Parse(data)
 	var spec worldSpec
-	if err := decodeStrict(&root, &spec); err != nil {
-		return nil, &LoadError{File: name, Problems: []Problem{toProblem(err)}}
+	if doc != nil {
+		d.Decode(doc, &spec)
+	}
+	if len(d.Problems) > 0 {
+		// The compiler needs a whole spec; the decoder's problems are
+		// already in file order.
+		return nil, &LoadError{File: name, Problems: d.Problems}
 	}
 	c := &compiler{spec: &spec}
 	w := c.compile()
@@ -102,32 +95,10 @@ func Parse(name string, data []byte) (*World, error) {
 	return w, nil
 }
 
-func (p *Problem) Error() string { return fmt.Sprintf("%d:%d: %s", p.Pos.Line, p.Pos.Col, p.Msg) }
-
 func toProblem(err error) Problem {
 	var de *decodeError
 	if errors.As(err, &de) {
 		return Problem{Pos: de.Pos, Msg: de.Msg}
 	}
 	return Problem{Msg: err.Error()}
-}
-
-// parseYAML parses data into a node tree. The parser is third-party code
-// fed untrusted input; should it ever panic, that is a refused file, not a
-// crashed herd.
-func parseYAML(data []byte) (root yaml.Node, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("yaml: the YAML parser failed on this file: %v", p)
-		}
-	}()
-	err = yaml.Unmarshal(data, &root)
-	return root, err
-}
-
-// yamlProblem places a YAML syntax error at its line, with the column of
-// the line's first character (the library gives none).
-func yamlProblem(err error, data []byte) Problem {
-	line, col, msg := yamlpos.SyntaxError(err, data)
-	return Problem{Pos: Pos{Line: line, Col: col}, Msg: "YAML: " + msg}
 }

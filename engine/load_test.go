@@ -58,7 +58,7 @@ func TestBadWorlds(t *testing.T) {
 			"19:23: CEL: undefined field 'recrods' (args has: id; r has: id, title, archived, version) in \"size(r.recrods) > 0\"",
 		}},
 		{"duplicate_tool.yaml", []string{
-			"18:3: duplicate name \"get_note\" (first at line 12)",
+			"18:3: \"get_note\" given twice (first at line 12)",
 		}},
 		{"effect_unknown_field.yaml", []string{
 			"25:15: tool archive_note: set: note has no field \"archivd\" (its fields: id, title, archived, version)",
@@ -70,7 +70,7 @@ func TestBadWorlds(t *testing.T) {
 			"8:62: field note.status: 3 weights for 2 values",
 		}},
 		{"field_given_twice.yaml", []string{
-			"14:5: field \"kind\" given twice",
+			"14:5: \"kind\" given twice (first at line 13)",
 		}},
 		{"goal_target_matches_nothing.yaml", []string{
 			"21:35: goal read_note: no seeded note matches the target's where \"r.version > 1\" (seed 0)",

@@ -1,14 +1,15 @@
 package engine
 
+import "github.com/herd-sh/herd/internal/yamlpos"
+
 // The spec types mirror the world file one to one. They are decoded by the
-// strict decoder in yamldecode.go, which records where every value came
+// positional decoder (internal/yamlpos, see yamldecode.go), which records where every value came
 // from, so that every later check (refs, CEL, probabilities) can say
 // file:line:col. Compile (compile.go) turns a spec into a runnable World.
 
-// Pos is a place in a world file.
-type Pos struct {
-	Line, Col int
-}
+// Pos is a place in a world file (or a persona pack, or a descriptions
+// file: the three are read by one decoder).
+type Pos = yamlpos.Pos
 
 // Expr is a CEL expression as written in the file.
 type Expr struct {
@@ -19,14 +20,10 @@ type Expr struct {
 
 // Entry is one key of a YAML mapping whose order matters (tools, types,
 // fields…). Order is kept so that seeding and listings are deterministic.
-type Entry[T any] struct {
-	Name  string
-	Pos   Pos
-	Value T
-}
+type Entry[T any] = yamlpos.Entry[T]
 
 // Ordered is a YAML mapping decoded in file order.
-type Ordered[T any] []Entry[T]
+type Ordered[T any] = yamlpos.Ordered[T]
 
 // Scalar is any YAML scalar kept as written, with its position; used where
 // the meaning depends on a sibling key (a default whose type is the field's).

@@ -27,33 +27,103 @@ import (
 // one; then every tool written as a mapping must name it, so that a new
 // variant is never half-written by accident. Under a new variant, tools
 // the file does not give keep the world's default (first) variant's text.
+//
+// A new variant may also be a misspelt one ("ambigous"). ReadDescriptions
+// says which variants are new and where each is first named, so that a
+// caller that runs only some variants can refuse the others before it
+// runs anything (Descriptions.CheckVariants).
 
 // maxDescriptionsFile bounds a descriptions file: a few dozen tools of a
 // few hundred characters each.
 const maxDescriptionsFile = 1 << 20
 
-// LoadDescriptions reads a descriptions file for world w and returns the
-// texts per variant: variant → tool → text. Every variant of the world is
-// present (with no entries when the file gives none for it), plus any new
-// variant the file defines.
-func LoadDescriptions(path string, w *engine.World) (map[string]map[string]string, error) {
+// descriptionsFile is how a descriptions file is named in the decoder's
+// messages.
+var descriptionsFile = yamlpos.Kind{Plural: "descriptions files", Empty: "empty descriptions file: want tool: text lines", MaxBytes: maxDescriptionsFile}
+
+// Descriptions is a descriptions file as read for one world.
+type Descriptions struct {
+	File  string
+	World *engine.World
+	// Texts are the texts per variant: variant → tool → text. Every
+	// variant of the world is present (with no entries when the file
+	// gives none for it), plus any new variant the file defines.
+	Texts map[string]map[string]string
+	// New lists the variants the file names that the world does not
+	// have, in file order, each where it is first named. A caller that
+	// runs only some variants checks them with CheckVariants: a variant
+	// nobody asked for is more likely a typo than a new wording.
+	New []NewVariant
+}
+
+// NewVariant is a variant a descriptions file defines: the world has no
+// variant of that name.
+type NewVariant struct {
+	Name string
+	Tool string     // the first tool that names it
+	Pos  engine.Pos // where it is first named
+}
+
+// ReadDescriptions reads a descriptions file for world w.
+func ReadDescriptions(path string, w *engine.World) (*Descriptions, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("descriptions %s: %w", path, err)
 	}
-	return ParseDescriptions(path, data, w)
+	return ParseDescriptionsFile(path, data, w)
 }
 
-// ParseDescriptions is LoadDescriptions on bytes; name is what errors are
-// reported against. Every problem is reported, each as file:line:col:
-// message (an *engine.LoadError, like a world file's or a persona pack's).
-func ParseDescriptions(name string, data []byte, w *engine.World) (map[string]map[string]string, error) {
-	p := &descParser{world: w}
-	out := p.parse(data)
-	if len(p.problems) > 0 {
-		return nil, &engine.LoadError{File: name, Problems: p.problems}
+// ParseDescriptionsFile is ReadDescriptions on bytes; name is what errors
+// are reported against. Every problem is reported, each as
+// file:line:col: message (an *engine.LoadError, like a world file's or a
+// persona pack's).
+func ParseDescriptionsFile(name string, data []byte, w *engine.World) (*Descriptions, error) {
+	p := &descParser{world: w, d: yamlpos.Decoder{Kind: descriptionsFile}}
+	texts, news := p.parse(data)
+	if len(p.d.Problems) > 0 {
+		return nil, &engine.LoadError{File: name, Problems: p.d.Problems}
 	}
-	return out, nil
+	return &Descriptions{File: name, World: w, Texts: texts, New: news}, nil
+}
+
+// LoadDescriptions reads a descriptions file for world w and returns the
+// texts per variant: variant → tool → text (Descriptions.Texts).
+func LoadDescriptions(path string, w *engine.World) (map[string]map[string]string, error) {
+	d, err := ReadDescriptions(path, w)
+	if err != nil {
+		return nil, err
+	}
+	return d.Texts, nil
+}
+
+// ParseDescriptions is LoadDescriptions on bytes.
+func ParseDescriptions(name string, data []byte, w *engine.World) (map[string]map[string]string, error) {
+	d, err := ParseDescriptionsFile(name, data, w)
+	if err != nil {
+		return nil, err
+	}
+	return d.Texts, nil
+}
+
+// CheckVariants refuses each new variant of the file that is not in
+// wanted (the variants a run will use): under those, the texts the file
+// gives for it would never be read. The error is an *engine.LoadError
+// placing each where the file first names it, so that a misspelt variant
+// ("ambigous") is found before any agent runs.
+func (d *Descriptions) CheckVariants(wanted []string) error {
+	var problems []engine.Problem
+	for _, nv := range d.New {
+		if slices.Contains(wanted, nv.Name) {
+			continue
+		}
+		problems = append(problems, engine.Problem{Pos: nv.Pos, Msg: fmt.Sprintf(
+			"tool %s: variant %q is not a variant of world %s (%s) and not one of the run's variants (%s)",
+			nv.Tool, nv.Name, d.World.Name, strings.Join(d.World.Variants, ", "), strings.Join(wanted, ", "))})
+	}
+	if len(problems) > 0 {
+		return &engine.LoadError{File: d.File, Problems: problems}
+	}
+	return nil
 }
 
 // VariantNames lists the variants of a descriptions result in a stable
@@ -71,16 +141,8 @@ func VariantNames(w *engine.World, descs map[string]map[string]string) []string 
 }
 
 type descParser struct {
-	world    *engine.World
-	problems []engine.Problem
-}
-
-func (p *descParser) errAt(n *yaml.Node, format string, args ...any) {
-	p.problemAt(n.Line, n.Column, fmt.Sprintf(format, args...))
-}
-
-func (p *descParser) problemAt(line, col int, msg string) {
-	p.problems = append(p.problems, engine.Problem{Pos: engine.Pos{Line: line, Col: col}, Msg: msg})
+	world *engine.World
+	d     yamlpos.Decoder
 }
 
 // perVariant is one tool written as a mapping of variant → text.
@@ -88,74 +150,50 @@ type perVariant struct {
 	tool  string
 	node  *yaml.Node
 	texts map[string]string
+	keys  map[string]*yaml.Node // variant → its key, for where it is named
 }
 
-func (p *descParser) parse(data []byte) map[string]map[string]string {
-	if len(data) > maxDescriptionsFile {
-		p.problemAt(1, 1, fmt.Sprintf("file is %d bytes; a descriptions file may be at most %d", len(data), maxDescriptionsFile))
-		return nil
+func (p *descParser) parse(data []byte) (map[string]map[string]string, []NewVariant) {
+	doc := p.d.Parse(data)
+	if doc == nil {
+		return nil, nil
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		line, col, msg := yamlpos.SyntaxError(err, data)
-		p.problemAt(line, col, "YAML: "+msg)
-		return nil
-	}
-	if root.Kind == 0 || len(root.Content) == 0 {
-		p.problemAt(1, 1, "empty descriptions file: want tool: text lines")
-		return nil
-	}
-	doc := root.Content[0]
 	if doc.Kind != yaml.MappingNode {
-		p.errAt(doc, "want a mapping of tool name → description, got %s", describeNode(doc))
-		return nil
+		p.d.Errorf(doc, "want a mapping of tool name → description, got %s", yamlpos.Describe(doc))
+		return nil, nil
 	}
 
 	flat := map[string]string{}
 	var mapped []perVariant
-	seen := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(doc.Content); i += 2 {
-		key, val := doc.Content[i], doc.Content[i+1]
-		if key.Kind != yaml.ScalarNode {
-			p.errAt(key, "want a tool name, got %s", describeNode(key))
-			continue
-		}
+	for _, kv := range p.d.Mapping(doc, "", nil) {
+		key, val := kv.Key, kv.Value
 		tool := key.Value
-		if first, dup := seen[tool]; dup {
-			p.errAt(key, "tool %s given twice (first at %d:%d)", tool, first.Line, first.Column)
-			continue
-		}
-		seen[tool] = key
 		if p.world.Tool(tool) == nil {
-			p.errAt(key, "unknown tool %q; world %s has %s", tool, p.world.Name, strings.Join(p.world.ToolNames(), ", "))
+			p.d.Errorf(key, "unknown tool %q; world %s has %s", tool, p.world.Name, strings.Join(p.world.ToolNames(), ", "))
 			continue
 		}
 		switch val.Kind {
-		case yaml.ScalarNode:
-			if text, ok := p.text(val, "tool "+tool); ok {
-				flat[tool] = text
-			}
 		case yaml.MappingNode:
 			if pv, ok := p.variants(tool, val); ok {
 				mapped = append(mapped, pv)
 			}
+		case yaml.ScalarNode, yaml.AliasNode:
+			if text, ok := p.text(val, "tool "+tool); ok {
+				flat[tool] = text
+			}
 		default:
-			p.errAt(val, "tool %s: want a description (text) or a mapping of variant → text, got %s", tool, describeNode(val))
+			p.d.Errorf(val, "tool %s: want a description (text) or a mapping of variant → text, got %s", tool, yamlpos.Describe(val))
 		}
 	}
-	p.checkNewVariants(mapped)
-	if len(p.problems) > 0 {
-		return nil
+	news := p.checkNewVariants(mapped)
+	if len(p.d.Problems) > 0 {
+		return nil, nil
 	}
 
 	out := map[string]map[string]string{}
 	variants := slices.Clone(p.world.Variants)
-	for _, pv := range mapped {
-		for v := range pv.texts {
-			if !slices.Contains(variants, v) {
-				variants = append(variants, v)
-			}
-		}
+	for _, nv := range news {
+		variants = append(variants, nv.Name)
 	}
 	for _, v := range variants {
 		m := map[string]string{}
@@ -169,31 +207,29 @@ func (p *descParser) parse(data []byte) map[string]map[string]string {
 		}
 		out[v] = m
 	}
-	return out
+	return out, news
 }
 
 // text reads one description: a non-empty string.
 func (p *descParser) text(n *yaml.Node, what string) (string, bool) {
-	if n.Kind == yaml.AliasNode {
-		p.errAt(n, "%s: aliases are not allowed in a descriptions file", what)
+	if n.Kind == yaml.ScalarNode {
+		switch n.ShortTag() {
+		case "!!str":
+		case "!!null":
+			p.d.Errorf(n, "%s: description is empty", what)
+			return "", false
+		default:
+			p.d.Errorf(n, "%s: want a description (text), got %s; quote it if you mean the text", what, yamlpos.Describe(n))
+			return "", false
+		}
+	}
+	text, ok := p.d.Text(n, what)
+	if !ok {
 		return "", false
 	}
-	if n.Kind != yaml.ScalarNode {
-		p.errAt(n, "%s: want a description (text), got %s", what, describeNode(n))
-		return "", false
-	}
-	switch n.ShortTag() {
-	case "!!str":
-	case "!!null":
-		p.errAt(n, "%s: description is empty", what)
-		return "", false
-	default:
-		p.errAt(n, "%s: want a description (text), got %s; quote it if you mean the text", what, describeNode(n))
-		return "", false
-	}
-	text := strings.TrimSpace(n.Value)
+	text = strings.TrimSpace(text)
 	if text == "" {
-		p.errAt(n, "%s: description is empty", what)
+		p.d.Errorf(n, "%s: description is empty", what)
 		return "", false
 	}
 	return text, true
@@ -201,66 +237,62 @@ func (p *descParser) text(n *yaml.Node, what string) (string, bool) {
 
 // variants reads a tool given per variant.
 func (p *descParser) variants(tool string, n *yaml.Node) (perVariant, bool) {
-	pv := perVariant{tool: tool, node: n, texts: map[string]string{}}
-	ok := true
-	seen := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		key, val := n.Content[i], n.Content[i+1]
+	pv := perVariant{tool: tool, node: n, texts: map[string]string{}, keys: map[string]*yaml.Node{}}
+	before := len(p.d.Problems)
+	what := "tool " + tool
+	for _, kv := range p.d.Mapping(n, what, nil) {
+		key, val := kv.Key, kv.Value
 		v := key.Value
-		if key.Kind != yaml.ScalarNode || !engine.ValidName(v) {
-			p.errAt(key, "tool %s: bad variant name %s: want %s", tool, describeNode(key), engine.NameRule)
-			ok = false
+		if !engine.ValidName(v) {
+			p.d.Errorf(key, "%s: bad variant name %s: want %s", what, yamlpos.Describe(key), engine.NameRule)
 			continue
 		}
-		if first, dup := seen[v]; dup {
-			p.errAt(key, "tool %s: variant %s given twice (first at %d:%d)", tool, v, first.Line, first.Column)
-			ok = false
-			continue
-		}
-		seen[v] = key
-		text, good := p.text(val, fmt.Sprintf("tool %s: variant %s", tool, v))
-		if !good {
-			ok = false
+		text, ok := p.text(val, fmt.Sprintf("%s: variant %s", what, v))
+		if !ok {
 			continue
 		}
 		pv.texts[v] = text
+		pv.keys[v] = key
 	}
 	if len(n.Content) == 0 {
-		p.errAt(n, "tool %s: no variants given", tool)
-		ok = false
+		p.d.Errorf(n, "%s: no variants given", what)
 	}
-	return pv, ok
+	return pv, len(p.d.Problems) == before
 }
 
 // checkNewVariants enforces the rule for variants the world does not
-// have: every tool written per variant names each of them.
-func (p *descParser) checkNewVariants(mapped []perVariant) {
-	definedBy := map[string]string{} // new variant → first tool naming it
-	var order []string
+// have: every tool written per variant names each of them. It returns the
+// new variants in the order the file first names them.
+func (p *descParser) checkNewVariants(mapped []perVariant) []NewVariant {
+	var news []NewVariant
+	index := map[string]int{} // new variant → its place in news
 	for _, pv := range mapped {
 		names := make([]string, 0, len(pv.texts))
 		for v := range pv.texts {
 			names = append(names, v)
 		}
-		sort.Strings(names)
+		// In file order within the tool.
+		sort.Slice(names, func(i, j int) bool {
+			a, b := pv.keys[names[i]], pv.keys[names[j]]
+			return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
+		})
 		for _, v := range names {
-			if !p.world.HasVariant(v) {
-				if _, ok := definedBy[v]; !ok {
-					definedBy[v] = pv.tool
-					order = append(order, v)
-				}
+			if p.world.HasVariant(v) {
+				continue
+			}
+			if _, ok := index[v]; !ok {
+				index[v] = len(news)
+				news = append(news, NewVariant{Name: v, Tool: pv.tool, Pos: yamlpos.PosOf(pv.keys[v])})
 			}
 		}
 	}
 	for _, pv := range mapped {
-		for _, v := range order {
-			if _, ok := pv.texts[v]; !ok {
-				p.errAt(pv.node, "tool %s: no text for variant %s; %s is not a variant of world %s (%s), so every tool given per variant must name it (%s does)",
-					pv.tool, v, v, p.world.Name, strings.Join(p.world.Variants, ", "), definedBy[v])
+		for _, nv := range news {
+			if _, ok := pv.texts[nv.Name]; !ok {
+				p.d.Errorf(pv.node, "tool %s: no text for variant %s; %s is not a variant of world %s (%s), so every tool given per variant must name it (%s does)",
+					pv.tool, nv.Name, nv.Name, p.world.Name, strings.Join(p.world.Variants, ", "), nv.Tool)
 			}
 		}
 	}
+	return news
 }
-
-// describeNode names what a YAML node is, for "want X, got Y" messages.
-func describeNode(n *yaml.Node) string { return yamlpos.Describe(n) }

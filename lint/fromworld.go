@@ -6,37 +6,47 @@ import (
 
 // FromWorld lists a world's tools as the rubric reads them under variant,
 // with the user's overrides (tool → text, may be nil) in place of the
-// world's own descriptions.
+// world's own descriptions. It reads the world through its one
+// description (engine.World.Describe), the one herd inspect prints and a
+// served world publishes, so the linter scores what those show.
 func FromWorld(w *engine.World, variant string, overrides map[string]string) []Tool {
-	out := make([]Tool, 0, len(w.Tools))
-	for _, t := range w.Tools {
-		out = append(out, fromEngineTool(t, variant, overrides))
+	d := w.Describe(variant)
+	types := make(map[string]engine.RecordTypeDescription, len(d.Types))
+	for _, t := range d.Types {
+		types[t.Name] = t
+	}
+	out := make([]Tool, 0, len(d.Tools))
+	for _, td := range d.Tools {
+		out = append(out, fromDescription(td, types, overrides))
 	}
 	return out
 }
 
-func fromEngineTool(t *engine.Tool, variant string, overrides map[string]string) Tool {
-	a := Annotations(t.Annotations)
+func fromDescription(td engine.ToolDescription, types map[string]engine.RecordTypeDescription, overrides map[string]string) Tool {
+	a := Annotations(td.Annotations)
 	lt := Tool{
-		Name:           t.Name,
-		Description:    textOf(t, variant, overrides),
-		Kind:           string(t.Kind),
+		Name:           td.Name,
+		Description:    td.Description,
+		Kind:           td.Kind,
 		Annotations:    &a,
-		IdempotencyKey: t.Idempotency,
+		IdempotencyKey: td.Idempotency,
+		Record:         td.Record,
 	}
-	if t.Record != nil {
-		lt.Record = t.Record.Name
-		for _, f := range t.Record.Fields {
+	if o, ok := overrides[td.Name]; ok {
+		lt.Description = o
+	}
+	if rt, ok := types[td.Record]; ok && td.Record != "" {
+		for _, f := range rt.Fields {
 			lt.Fields = append(lt.Fields, f.Name)
-			if f.Type == engine.FieldID {
+			if f.Type == engine.FieldID.String() {
 				lt.IDPrefix = f.Prefix
 			}
 		}
 	}
-	for _, p := range t.Params {
+	for _, p := range td.Params {
 		lt.Params = append(lt.Params, Param{
 			Name:        p.Name,
-			Type:        string(p.Type),
+			Type:        p.Type,
 			Required:    p.Required,
 			Description: p.Description,
 			Values:      p.Values,
@@ -49,16 +59,11 @@ func fromEngineTool(t *engine.Tool, variant string, overrides map[string]string)
 // overrides applied: what an agent reads.
 func effectiveDescriptions(w *engine.World, variant string, overrides map[string]string) map[string]string {
 	out := make(map[string]string, len(w.Tools))
-	for _, t := range w.Tools {
-		out[t.Name] = textOf(t, variant, overrides)
+	for _, td := range w.Describe(variant).Tools {
+		out[td.Name] = td.Description
+		if o, ok := overrides[td.Name]; ok {
+			out[td.Name] = o
+		}
 	}
 	return out
-}
-
-// textOf is a tool's text under variant, or the user's override of it.
-func textOf(t *engine.Tool, variant string, overrides map[string]string) string {
-	if o, ok := overrides[t.Name]; ok {
-		return o
-	}
-	return t.Description(variant)
 }

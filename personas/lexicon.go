@@ -90,7 +90,8 @@ var builtinLexicon = slices.Concat(
 		group(1.0, "assign", "allocate"),
 		pair(0.8, "assign", "reassign", "transfer", "hand over"),
 		group(1.0, "lock", "freeze"),
-		group(1.0, "publish", "release", "deploy"),
+		// "Release" a hold is not publishing: a shared sense, not a synonym.
+		pair(0.7, "release", "publish", "deploy"),
 		group(1.0, "merge", "combine"),
 		group(1.0, "schedule", "book"),
 		group(1.0, "revoke", "rescind", "withdraw"),

@@ -77,9 +77,10 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 		}
 	}
 	m.texts = readTexts(w, texts)
+	tn := newToolNames(w, m.rel)
 	m.views = make([][3]view, len(w.Tools))
 	for i, t := range w.Tools {
-		m.views[i] = buildViews(t, i, m.texts[i], toolIndex, m.rel)
+		m.views[i] = buildViews(t, i, m.texts[i], tn, m.rel)
 	}
 	// Meant's tie-break reads the world's first variant, whatever this
 	// model reads.
@@ -92,7 +93,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 		ft := readTexts(w, first)
 		m.ideal = make([][3]view, len(w.Tools))
 		for i, t := range w.Tools {
-			m.ideal[i] = buildViews(t, i, ft[i], toolIndex, m.rel)
+			m.ideal[i] = buildViews(t, i, ft[i], tn, m.rel)
 		}
 	}
 	m.getTool = make([]int, len(w.Types))

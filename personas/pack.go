@@ -2,10 +2,7 @@ package personas
 
 import (
 	"fmt"
-	"math"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/herd-sh/herd/internal/yamlpos"
@@ -51,186 +48,174 @@ func LoadPack(path string) (*Pack, error) {
 // maxPackFile bounds a pack file: packs are a few dozen lines.
 const maxPackFile = 1 << 20
 
+// packFile is how a persona pack is named in the decoder's messages.
+var packFile = yamlpos.Kind{Plural: "persona packs", Empty: "empty persona pack", MaxBytes: maxPackFile}
+
 // ParsePack reads a persona pack from YAML; name is what errors are
 // reported against. Every problem is reported as file:line:col: message
 // (an *engine.LoadError, the same shape as a world file's errors): unknown
 // keys, values out of range, unknown `like:` personas, duplicate names.
 func ParsePack(name string, data []byte) (*Pack, error) {
-	pp := &packParser{file: name}
-	if len(data) > maxPackFile {
-		pp.problems = append(pp.problems, engine.Problem{Msg: fmt.Sprintf("file is %d bytes; persona packs may be at most %d", len(data), maxPackFile)})
-		return nil, pp.err()
+	pr := &packReader{d: yamlpos.Decoder{Kind: packFile}}
+	var pack *Pack
+	if doc := pr.d.Parse(data); doc != nil {
+		pack = pr.parse(doc)
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		pp.problems = append(pp.problems, yamlProblem(err, data))
-		return nil, pp.err()
-	}
-	if root.Kind == 0 || (root.Kind == yaml.DocumentNode && len(root.Content) == 0) {
-		pp.problems = append(pp.problems, engine.Problem{Pos: engine.Pos{Line: 1, Col: 1}, Msg: "empty persona pack"})
-		return nil, pp.err()
-	}
-	pack := pp.parse(root.Content[0])
-	if len(pp.problems) > 0 {
-		return nil, pp.err()
+	if len(pr.d.Problems) > 0 {
+		return nil, &engine.LoadError{File: name, Problems: pr.d.Problems}
 	}
 	return pack, nil
 }
 
-// yamlProblem places a YAML syntax error at its line.
-func yamlProblem(err error, data []byte) engine.Problem {
-	line, col, msg := yamlpos.SyntaxError(err, data)
-	return engine.Problem{Pos: engine.Pos{Line: line, Col: col}, Msg: "YAML: " + msg}
+// packReader reads one pack file, keeping every problem it finds.
+type packReader struct {
+	d yamlpos.Decoder
 }
 
-type packParser struct {
-	file     string
-	problems []engine.Problem
+// traitKey is one key of a persona in a pack file and how its value sets
+// the persona's traits. Adding a trait to the file format is one line
+// here (with the field in Traits, its check in Traits.Validate and its
+// paragraph in docs/personas.md); the list of accepted keys in the
+// "unknown field" message follows.
+type traitKey struct {
+	name string
+	read func(pr *packReader, n *yaml.Node, field string, t *Traits)
 }
 
-func (pp *packParser) err() error {
-	return &engine.LoadError{File: pp.file, Problems: pp.problems}
-}
-
-func (pp *packParser) errorf(n *yaml.Node, format string, args ...any) {
-	pp.problems = append(pp.problems, engine.Problem{Pos: engine.Pos{Line: n.Line, Col: n.Column}, Msg: fmt.Sprintf(format, args...)})
-}
-
-// mapping checks n is a mapping and returns its key/value pairs, refusing
-// keys not in allowed and keys given twice.
-func (pp *packParser) mapping(n *yaml.Node, what string, allowed []string) [][2]*yaml.Node {
-	if n.Kind == yaml.AliasNode {
-		pp.errorf(n, "aliases are not supported in persona packs")
-		return nil
-	}
-	if n.Kind != yaml.MappingNode {
-		pp.errorf(n, "%s: expected a mapping, got %s", what, describeNode(n))
-		return nil
-	}
-	var out [][2]*yaml.Node
-	seen := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
-			pp.errorf(k, "%s: expected a name as key, got %s", what, describeNode(k))
-			continue
+var traitKeys = []traitKey{
+	{"attention", unitTrait(func(t *Traits) *float64 { return &t.Attention })},
+	{"caution", unitTrait(func(t *Traits) *float64 { return &t.Caution })},
+	{"literalness", unitTrait(func(t *Traits) *float64 { return &t.Literalness })},
+	{"noise", func(pr *packReader, n *yaml.Node, field string, t *Traits) {
+		if x, ok := pr.d.Number(n, field); ok {
+			if x <= 0 || x > maxNoise {
+				pr.d.Errorf(n, "%s must be in (0, %d] (a softmax temperature), got %s", field, maxNoise, n.Value)
+			}
+			t.Noise = x
 		}
-		if line, dup := seen[k.Value]; dup {
-			pp.errorf(k, "%s: %q given twice (first at line %d)", what, k.Value, line)
-			continue
+	}},
+	{"verify", unitTrait(func(t *Traits) *float64 { return &t.Verify })},
+	{"explore", unitTrait(func(t *Traits) *float64 { return &t.Explore })},
+	{"retry", func(pr *packReader, n *yaml.Node, field string, t *Traits) { pr.retry(n, field, &t.Retry) }},
+	{"patience", func(pr *packReader, n *yaml.Node, field string, t *Traits) {
+		if x, ok := pr.d.Int(n, field, 1, maxPatience); ok {
+			t.Patience = int(x)
 		}
-		seen[k.Value] = k.Line
-		if allowed != nil && !slices.Contains(allowed, k.Value) {
-			pp.errorf(k, "%s: unknown field %q (expected one of: %s)", what, k.Value, strings.Join(allowed, ", "))
-			continue
+	}},
+	{"hostility", unitTrait(func(t *Traits) *float64 { return &t.Hostility })},
+	{"credulity", unitTrait(func(t *Traits) *float64 { return &t.Credulity })},
+	{"order_bias", unitTrait(func(t *Traits) *float64 { return &t.OrderBias })},
+}
+
+// unitTrait reads a trait that is a number in [0, 1].
+func unitTrait(field func(*Traits) *float64) func(*packReader, *yaml.Node, string, *Traits) {
+	return func(pr *packReader, n *yaml.Node, what string, t *Traits) {
+		x, ok := pr.d.Number(n, what)
+		if !ok {
+			return
 		}
-		out = append(out, [2]*yaml.Node{k, v})
+		if x < 0 || x > 1 {
+			pr.d.Errorf(n, "%s must be in [0, 1], got %s", what, n.Value)
+		}
+		*field(t) = x
 	}
-	return out
 }
 
 var packKeys = []string{"pack", "description", "personas"}
-var personaKeys = []string{"like", "description", "attention", "caution", "literalness", "noise", "verify", "explore", "retry", "patience", "hostility", "credulity", "order_bias"}
 var retryKeys = []string{"mode", "max_attempts", "idempotency_keys", "honor_retry_after"}
 
-func (pp *packParser) parse(root *yaml.Node) *Pack {
+// personaKeys are the keys a persona takes: like and description, then
+// the traits.
+func personaKeys() []string {
+	keys := []string{"like", "description"}
+	for _, k := range traitKeys {
+		keys = append(keys, k.name)
+	}
+	return keys
+}
+
+func (pr *packReader) parse(root *yaml.Node) *Pack {
 	pack := &Pack{}
 	var personas *yaml.Node
-	for _, kv := range pp.mapping(root, "persona pack", packKeys) {
-		switch kv[0].Value {
+	for _, kv := range pr.d.Mapping(root, "persona pack", packKeys) {
+		switch kv.Key.Value {
 		case "pack", "description":
-			pp.text(kv[1], kv[0].Value)
+			pr.d.Text(kv.Value, kv.Key.Value)
 		case "personas":
-			personas = kv[1]
+			personas = kv.Value
 		}
 	}
-	if len(pp.problems) > 0 {
+	if len(pr.d.Problems) > 0 {
 		return nil
 	}
 	if personas == nil {
-		pp.errorf(root, "persona pack: missing \"personas\" (a mapping of persona names to traits)")
+		pr.d.Errorf(root, "persona pack: missing \"personas\" (a mapping of persona names to traits)")
 		return nil
 	}
 	builtin := Builtin()
-	for _, kv := range pp.mapping(personas, "personas", nil) {
-		k := kv[0]
+	keys := personaKeys()
+	for _, kv := range pr.d.Mapping(personas, "personas", nil) {
+		k := kv.Key
 		if !engine.ValidName(k.Value) {
-			pp.errorf(k, "persona name %q must be %s", k.Value, engine.NameRule)
+			pr.d.Errorf(k, "persona name %q must be %s", k.Value, engine.NameRule)
 			continue
 		}
-		p := pp.persona(k.Value, kv[1], pack, builtin)
+		p := pr.persona(k.Value, kv.Value, keys, pack, builtin)
 		if p != nil {
 			pack.Personas = append(pack.Personas, p)
 		}
 	}
-	if len(pack.Personas) == 0 && len(pp.problems) == 0 {
-		pp.errorf(personas, "personas: the pack defines no persona")
+	if len(pack.Personas) == 0 && len(pr.d.Problems) == 0 {
+		pr.d.Errorf(personas, "personas: the pack defines no persona")
 	}
 	return pack
 }
 
-func (pp *packParser) persona(name string, n *yaml.Node, pack, builtin *Pack) *Persona {
+func (pr *packReader) persona(name string, n *yaml.Node, keys []string, pack, builtin *Pack) *Persona {
 	what := "persona " + name
-	fields := pp.mapping(n, what, personaKeys)
+	before := len(pr.d.Problems)
+	fields := pr.d.Mapping(n, what, keys)
 	p := &Persona{Name: name, Traits: baseline}
+	// like first, wherever it is written: the other keys change the
+	// persona it names.
 	for _, kv := range fields {
-		if kv[0].Value != "like" {
+		if kv.Key.Value != "like" {
 			continue
 		}
-		like := pp.text(kv[1], what+": like")
+		like, ok := pr.d.Text(kv.Value, what+": like")
+		if !ok {
+			continue
+		}
 		base := pack.Get(like)
 		if base == nil {
 			base = builtin.Get(like)
 		}
 		if base == nil {
-			pp.errorf(kv[1], "%s: like: no persona %q (built-in: %s; or one defined earlier in this pack)", what, like, strings.Join(builtin.Names(), ", "))
+			pr.d.Errorf(kv.Value, "%s: like: no persona %q (built-in: %s; or one defined earlier in this pack)", what, like, strings.Join(builtin.Names(), ", "))
 			continue
 		}
 		p.Traits = base.Traits
 		p.Description = base.Description
 	}
-	before := len(pp.problems)
 	t := &p.Traits
 	for _, kv := range fields {
-		k, v := kv[0], kv[1]
+		k, v := kv.Key, kv.Value
 		field := what + ": " + k.Value
-		switch k.Value {
-		case "description":
-			p.Description = pp.text(v, field)
-		case "attention":
-			t.Attention = pp.unit(v, field)
-		case "caution":
-			t.Caution = pp.unit(v, field)
-		case "literalness":
-			t.Literalness = pp.unit(v, field)
-		case "verify":
-			t.Verify = pp.unit(v, field)
-		case "explore":
-			t.Explore = pp.unit(v, field)
-		case "hostility":
-			t.Hostility = pp.unit(v, field)
-		case "credulity":
-			t.Credulity = pp.unit(v, field)
-		case "order_bias":
-			t.OrderBias = pp.unit(v, field)
-		case "noise":
-			if x, ok := pp.number(v, field); ok {
-				if x <= 0 || x > maxNoise {
-					pp.errorf(v, "%s must be in (0, %d] (a softmax temperature), got %s", field, maxNoise, v.Value)
-				}
-				t.Noise = x
+		if k.Value == "description" {
+			p.Description, _ = pr.d.Text(v, field)
+			continue
+		}
+		for _, tk := range traitKeys {
+			if tk.name == k.Value {
+				tk.read(pr, v, field, t)
 			}
-		case "patience":
-			t.Patience = pp.integer(v, field, 1, maxPatience)
-		case "retry":
-			pp.retry(v, field, &t.Retry)
 		}
 	}
-	if len(pp.problems) > before {
+	if len(pr.d.Problems) > before {
 		return nil
 	}
 	if err := t.Validate(); err != nil {
-		pp.errorf(n, "%s: %v", what, err)
+		pr.d.Errorf(n, "%s: %v", what, err)
 		return nil
 	}
 	return p
@@ -238,30 +223,32 @@ func (pp *packParser) persona(name string, n *yaml.Node, pack, builtin *Pack) *P
 
 // retry reads a retry policy: a mode (the shorthand retry: until_success
 // sets the mode only) or a mapping of its fields.
-func (pp *packParser) retry(n *yaml.Node, what string, r *RetryPolicy) {
+func (pr *packReader) retry(n *yaml.Node, what string, r *RetryPolicy) {
 	if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null" {
-		r.Mode = pp.retryMode(n, what, " (or a mapping of "+strings.Join(retryKeys, ", ")+")")
+		r.Mode = pr.retryMode(n, what, " (or a mapping of "+strings.Join(retryKeys, ", ")+")")
 		return
 	}
-	for _, kv := range pp.mapping(n, what, retryKeys) {
-		k, v := kv[0], kv[1]
+	for _, kv := range pr.d.Mapping(n, what, retryKeys) {
+		k, v := kv.Key, kv.Value
 		field := what + "." + k.Value
 		switch k.Value {
 		case "mode":
-			r.Mode = pp.retryMode(v, field, "")
+			r.Mode = pr.retryMode(v, field, "")
 		case "max_attempts":
-			r.MaxAttempts = pp.integer(v, field, 0, maxPatience)
+			if x, ok := pr.d.Int(v, field, 0, maxPatience); ok {
+				r.MaxAttempts = int(x)
+			}
 		case "idempotency_keys":
-			r.IdempotencyKeys = pp.boolean(v, field)
+			r.IdempotencyKeys, _ = pr.d.Bool(v, field)
 		case "honor_retry_after":
-			r.HonorRetryAfter = pp.boolean(v, field)
+			r.HonorRetryAfter, _ = pr.d.Bool(v, field)
 		}
 	}
 }
 
 // retryMode reads a mode: none, once or until_success. or tells the error
 // message what else the place accepts.
-func (pp *packParser) retryMode(n *yaml.Node, what, or string) RetryMode {
+func (pr *packReader) retryMode(n *yaml.Node, what, or string) RetryMode {
 	m := RetryMode(n.Value)
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
 		switch m {
@@ -269,59 +256,6 @@ func (pp *packParser) retryMode(n *yaml.Node, what, or string) RetryMode {
 			return m
 		}
 	}
-	pp.errorf(n, "%s: must be none, once or until_success%s, got %s", what, or, describeNode(n))
+	pr.d.Errorf(n, "%s: must be none, once or until_success%s, got %s", what, or, yamlpos.Describe(n))
 	return m
 }
-
-func (pp *packParser) text(n *yaml.Node, what string) string {
-	if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
-		pp.errorf(n, "%s: expected text, got %s", what, describeNode(n))
-		return ""
-	}
-	return n.Value
-}
-
-func (pp *packParser) number(n *yaml.Node, what string) (float64, bool) {
-	if n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!int" && n.ShortTag() != "!!float") {
-		pp.errorf(n, "%s: expected a number, got %s", what, describeNode(n))
-		return 0, false
-	}
-	x, err := strconv.ParseFloat(n.Value, 64)
-	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-		pp.errorf(n, "%s: expected a finite number, got %s", what, n.Value)
-		return 0, false
-	}
-	return x, true
-}
-
-func (pp *packParser) unit(n *yaml.Node, what string) float64 {
-	x, ok := pp.number(n, what)
-	if ok && (x < 0 || x > 1) {
-		pp.errorf(n, "%s must be in [0, 1], got %s", what, n.Value)
-	}
-	return x
-}
-
-func (pp *packParser) integer(n *yaml.Node, what string, lo, hi int) int {
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
-		pp.errorf(n, "%s: expected a whole number, got %s", what, describeNode(n))
-		return lo
-	}
-	x, err := strconv.ParseInt(n.Value, 0, 64)
-	if err != nil || x < int64(lo) || x > int64(hi) {
-		pp.errorf(n, "%s must be in [%d, %d], got %s", what, lo, hi, n.Value)
-		return lo
-	}
-	return int(x)
-}
-
-func (pp *packParser) boolean(n *yaml.Node, what string) bool {
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
-		pp.errorf(n, "%s: expected true or false, got %s", what, describeNode(n))
-		return false
-	}
-	b, _ := strconv.ParseBool(strings.ToLower(n.Value))
-	return b
-}
-
-func describeNode(n *yaml.Node) string { return yamlpos.Describe(n) }

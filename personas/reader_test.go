@@ -399,3 +399,40 @@ func TestReaderPoliteAndPassiveGoals(t *testing.T) {
 		}
 	}
 }
+
+func TestReaderNounFirstNames(t *testing.T) {
+	tools := []rtool{
+		{name: "order_update", kind: "custom", text: "Change an order's address."},
+		{name: "order_cancel", kind: "custom", text: "Stop an order before it ships."},
+	}
+	prefers(t, "noun_verb names", "Cancel the order {{target.name}}", tools, "", "hasty", "order_cancel", "order_update")
+	tools = []rtool{
+		{name: "capture_charge", kind: "custom", text: "Capture a held charge."},
+		{name: "create_charge", kind: "custom", text: "Charge a card."},
+	}
+	w, _ := readerWorld(t, "Charge the card {{target.name}}", tools, "")
+	m, _ := NewModel(w, "v")
+	if v := m.views[0][seeName].verb; v != stem("capture") {
+		t.Errorf("capture_charge captures: name verb %q", v)
+	}
+}
+
+func TestReaderWordsAboutOtherTools(t *testing.T) {
+	// An update tool's clear text that says how to close a ticket must not
+	// make it a closing tool; neither must an instruction to do something
+	// else that names no tool.
+	tools := []rtool{
+		{name: "update_ticket", kind: "custom", text: "Update a ticket's title or priority. Closing a ticket is done with close_ticket."},
+		{name: "close_ticket", kind: "custom", text: "Close a ticket."},
+		{name: "delete_ticket", kind: "custom", text: "Delete a ticket permanently. To hide a ticket from the queue, close it instead."},
+	}
+	for _, p := range []string{"careful", "novice", "literal"} {
+		prefers(t, "mention names the other tool's action", "Close the ticket {{target.name}}", tools, "", p, "close_ticket", "update_ticket")
+		prefers(t, "an instruction to do something else", "Hide the ticket {{target.name}} from the queue", tools, "", p, "close_ticket", "delete_ticket")
+	}
+	w, g := readerWorld(t, "Close the ticket {{target.name}}", tools, "")
+	m, _ := NewModel(w, "v")
+	if a := partOf(m.Explain(Builtin().Get("careful"), g), "update_ticket").Action; a != 0 {
+		t.Errorf("update_ticket does not close tickets: action %.2f", a)
+	}
+}

@@ -264,17 +264,17 @@ func (wordnetEnglish) stem(w string) string { return wordnet.Stem(w) }
 
 func (wordnetEnglish) relations(a string, asVerb bool) []generalRelation {
 	var out []generalRelation
-	for _, r := range wordnet.Relations(a) {
+	rels := wordnet.Relations(a)
+	if asVerb {
+		rels = wordnet.RelationsAs(a, wordnet.Verb)
+	}
+	for _, r := range rels {
 		k, ok := wordnetKinds[r.Kind]
 		if !ok {
 			continue
 		}
 		w := r.Weight
-		if asVerb {
-			if r.POS != wordnet.Verb {
-				continue
-			}
-		} else {
+		if !asVerb {
 			w *= wordnet.POSShare(a, r.POS)
 		}
 		if w < minGeneralWeight {

@@ -191,10 +191,37 @@ func (s *segment) salient() bool {
 	return !s.boiler && s.role != roleExample && (s.label || s.caps && s.role == roleWarning)
 }
 
+// toolNames is what a reader knows of every tool's name while it reads
+// one: which words are tool mentions, and each tool's action word.
+type toolNames struct {
+	index map[string]int
+	verbs []string
+}
+
+func newToolNames(w *engine.World, r *relater) *toolNames {
+	tn := &toolNames{index: make(map[string]int, len(w.Tools)), verbs: make([]string, len(w.Tools))}
+	for i, t := range w.Tools {
+		tn.index[t.Name] = i
+		name, first := nameOf(t, r)
+		tn.verbs[i] = nameVerb(name, first, r)
+	}
+	return tn
+}
+
+// nameOf is a tool name's keys and its first word as written.
+func nameOf(t *engine.Tool, r *relater) ([]string, string) {
+	raw := strings.Fields(nameWords(t.Name))
+	name, _ := r.augment(stems(strings.Join(raw, " ")))
+	if len(raw) == 0 {
+		return name, ""
+	}
+	return name, raw[0]
+}
+
 // buildViews computes a tool's three views from its text.
-func buildViews(t *engine.Tool, self int, tt *toolText, toolIndex map[string]int, r *relater) [3]view {
-	name, _ := r.augment(stems(nameWords(t.Name)))
-	verb := nameVerb(name, r)
+func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relater) [3]view {
+	name, _ := nameOf(t, r)
+	verb := tn.verbs[self]
 	var out [3]view
 	skim := tt.skimmed()
 	for lv := seeName; lv <= seeEverything; lv++ {
@@ -212,7 +239,7 @@ func buildViews(t *engine.Tool, self int, tt *toolText, toolIndex map[string]int
 			for i := range tt.segs {
 				s := &tt.segs[i]
 				if slices.Contains(skim, i) {
-					prev = v.read(s, toolIndex, self, r, prev)
+					prev = v.read(s, tn, self, r, prev)
 				} else if s.salient() {
 					v.noticeCues(s)
 				}
@@ -220,7 +247,7 @@ func buildViews(t *engine.Tool, self int, tt *toolText, toolIndex map[string]int
 		case seeEverything:
 			for i := range tt.segs {
 				if s := &tt.segs[i]; !s.boiler && s.role != roleExample {
-					prev = v.read(s, toolIndex, self, r, prev)
+					prev = v.read(s, tn, self, r, prev)
 				}
 			}
 			for _, p := range t.Params {
@@ -245,27 +272,41 @@ func buildViews(t *engine.Tool, self int, tt *toolText, toolIndex map[string]int
 	return out
 }
 
-// nameVerb is the word of a tool's name that says what it does: the first,
-// unless general English knows the first as no verb and a later word as
-// one (contact_delete, contactsArchive).
-func nameVerb(name []string, r *relater) string {
+// nameVerb is the word of a tool's name that says what it does: the
+// first, unless the first is no action word the lexicons know and general
+// English uses it mostly otherwise (a record: order, ticket, meeting) —
+// then the last, when that is an action (order_cancel, dns_record_update,
+// contactsArchive), or else the first later word a lexicon knows as one.
+func nameVerb(name []string, firstRaw string, r *relater) string {
 	if len(name) == 0 {
 		return ""
 	}
-	if share := r.general.verbShare(name[0]); !(share < nounNameShare) || r.isActionWord(name[0]) {
-		return name[0]
+	first := name[0]
+	if r.isActionWord(first) {
+		return first
 	}
-	for _, w := range name[1:] {
-		if !strings.Contains(w, " ") && r.isAction(w) {
+	share := r.general.verbShare(first)
+	if share > nounNameShare && !strings.HasSuffix(firstRaw, "ing") {
+		return first // capture_charge, issue_store_credit
+	}
+	words := name
+	for len(words) > 0 && strings.Contains(words[len(words)-1], " ") {
+		words = words[:len(words)-1] // phrase keys augment appended
+	}
+	if last := words[len(words)-1]; len(words) > 1 && r.isAction(last) {
+		return last
+	}
+	for _, w := range words[1:] {
+		if r.isActionWord(w) {
 			return w
 		}
 	}
-	return name[0]
+	return first
 }
 
-// nounNameShare: a first name word general English uses as a verb less
-// often than this is taken for the record, not the action.
-const nounNameShare = 0.2
+// nounNameShare: a first name word general English uses as a verb at most
+// this often (or not at all) is taken for the record, not the action.
+const nounNameShare = 0.5
 
 // noticeCues adds a salient segment's cues, not its words.
 func (v *view) noticeCues(s *segment) {
@@ -304,6 +345,22 @@ var alsoVerb = regexp.MustCompile(`(?i)(?:\band|\bthen|\balso|\bplus)\s+(?:it\s+
 // "This tool is read-only", "Read only: …" — not "it becomes read-only".
 var readOnlyClaim = regexp.MustCompile(`^(?i)(?:(?:this(?: tool| endpoint)?|it) is )?(?:read[- ]only|does not (?:change|modify|write) anything|never (?:changes|modifies|writes)|only reads)\b`)
 
+// otherAction is a sentence that tells the reader to do something else
+// instead: "To hide a contact, archive it instead", "If you only want to
+// hide it, deactivate it instead".
+var otherAction = regexp.MustCompile(`^(?i)(?:to|if you (?:only |just )?(?:want|need) to|for)\b[^.;]*\binstead\b`)
+
+// attributed reports whether a word names one of the mentioned tools'
+// actions (the same word, or one the domain holds closely the same).
+func attributed(word string, others map[string]bool, r *relater) bool {
+	for o := range others {
+		if word == o || r.domain.weight(word, o) >= 0.8 || r.world.weight(word, o) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // outputWords start a sentence that describes output, not an action:
 // "Returns the contact's id."
 var outputWords = setOf("returns", "yields", "outputs", "responds")
@@ -322,8 +379,11 @@ func actionWord(raw string) string {
 		return ""
 	}
 	st := stem(w)
-	if strings.HasSuffix(w, "ed") && st != w && len(first) > 1 {
-		return "" // a participle describing a record: "Archived contacts are hidden…"
+	if (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")) && st != w && len(first) > 1 {
+		// A participle describing a record ("Archived contacts are
+		// hidden…") or a gerund as subject ("Closing a ticket is done
+		// with…") names no action of this tool.
+		return ""
 	}
 	return st
 }
@@ -339,10 +399,10 @@ type sentenceRead struct {
 }
 
 // read adds one visible segment: a redirect, or words and cues.
-func (v *view) read(s *segment, toolIndex map[string]int, self int, r *relater, prev *sentenceRead) *sentenceRead {
+func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sentenceRead) *sentenceRead {
 	raw := s.text
 	v.seen = append(v.seen, raw)
-	toks := tokenize(raw, toolIndex)
+	toks := tokenize(raw, tn.index)
 	seq := make([]string, 0, len(toks))
 	hasVerb := false
 	for _, t := range toks {
@@ -409,7 +469,27 @@ func (v *view) read(s *segment, toolIndex map[string]int, self int, r *relater, 
 		v.negated = append(v.negated, aug...)
 		return &sentenceRead{denied: aug}
 	}
+	// A sentence that mentions another tool without sending the reader
+	// there ("closing is done with close_ticket", "brought back with
+	// restore_contact") names that tool's action: those words are the
+	// other tool's, not this one's.
+	others := map[string]bool{}
+	for _, t := range toks {
+		if t.tool >= 0 && t.tool != self && tn.verbs[t.tool] != "" && tn.verbs[t.tool] != v.verb {
+			others[tn.verbs[t.tool]] = true
+		}
+	}
+	// "To hide a contact, archive it instead": an instruction to do
+	// something else, naming no tool, describes another action.
 	trimmed := strings.TrimSpace(raw)
+	elsewhere := len(others) == 0 && otherAction.MatchString(trimmed) && !slices.Contains(seq, v.verb)
+	if elsewhere {
+		var warn [cueKinds]float64
+		countCues(seq, -1, w, &warn)
+		v.cues[cuePreserveWarn] += warn[cuePreserveWarn]
+		v.cues[cueRepeatWarn] += warn[cueRepeatWarn]
+		return nil
+	}
 	denies := denial.MatchString(trimmed)
 	action := -1
 	if s.role != roleTitle && !denies {
@@ -430,6 +510,9 @@ func (v *view) read(s *segment, toolIndex map[string]int, self int, r *relater, 
 			denied = append(denied, word)
 			continue
 		}
+		if len(others) > 0 && attributed(word, others, r) {
+			continue
+		}
 		v.words = append(v.words, word)
 	}
 	for _, mt := range alsoVerb.FindAllStringSubmatch(trimmed, -1) {
@@ -437,7 +520,7 @@ func (v *view) read(s *segment, toolIndex map[string]int, self int, r *relater, 
 			v.also = append(v.also, w)
 		}
 	}
-	if action >= 0 {
+	if action >= 0 && !(len(others) > 0 && attributed(seq[action], others, r)) {
 		v.verbs = append(v.verbs, seq[action])
 		if _, first := r.augment(seq[action:]); len(first) > 0 {
 			v.verbs = append(v.verbs, first...)

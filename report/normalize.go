@@ -58,6 +58,9 @@ func (r *Results) Normalize() {
 			a.Level, b.Level, a.Message, b.Message, a.Fix, b.Fix)
 	})
 	r.Lint = slices.Compact(r.Lint)
+	// Derived last, from the normalized counts: a file's own rates are never
+	// believed.
+	r.Rates = r.deriveRates()
 	if r.Timing != nil {
 		r.Timing.Latency = normalizeLatency(r.Timing.Latency)
 		r.Timing.Calls = normalizeCalls(r.Timing.Calls)

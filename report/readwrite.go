@@ -140,6 +140,7 @@ func (r *Results) DeterministicJSON() []byte {
 	r.Normalize()
 	c := *r
 	c.Timing = nil
+	c.Rates = nil // derived from the counts: no information of its own
 	c.Thresholds = nil
 	for _, v := range r.Thresholds {
 		if !isLatencyMetric(v.Metric) {

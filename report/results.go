@@ -46,6 +46,7 @@ type Results struct {
 	Flipped    []Flip           `json:"flipped,omitempty"` // ≤ FlipsPerPair lowest agents per goal×variant pair
 	Lint       []LintFinding    `json:"lint,omitempty"`
 	Thresholds []Verdict        `json:"thresholds,omitempty"`
+	Rates      *Rates           `json:"rates,omitempty"`  // derived from counts and paired on every write; never read
 	Timing     *Timing          `json:"timing,omitempty"` // not deterministic
 }
 

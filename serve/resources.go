@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -40,13 +39,11 @@ type ToolDoc struct {
 	Annotations engine.Annotations `json:"annotations"`
 }
 
-// DescribeTool describes t under a description variant.
+// DescribeTool describes t under a description variant: the engine's
+// description of it, cut to what world://NAME lists.
 func DescribeTool(t *engine.Tool, variant string) ToolDoc {
-	d := ToolDoc{Name: t.Name, Kind: string(t.Kind), Description: t.Description(variant), Annotations: t.Annotations}
-	if t.Record != nil {
-		d.Record = t.Record.Name
-	}
-	return d
+	d := t.Describe(variant)
+	return ToolDoc{Name: d.Name, Kind: d.Kind, Record: d.Record, Description: d.Description, Annotations: d.Annotations}
 }
 
 // SessionCount is how many MCP sessions are live and how many world
@@ -63,46 +60,17 @@ type schemaDoc struct {
 }
 
 // TypeDoc is a record type as world://NAME/schema lists it and herd
-// inspect shows it.
-type TypeDoc struct {
-	Name   string     `json:"name"`
-	Count  int        `json:"count"` // records seeded
-	Fields []FieldDoc `json:"fields"`
-}
+// inspect shows it: the engine's description of it.
+type TypeDoc = engine.RecordTypeDescription
 
-// FieldDoc is one field of a record type: its type and constraints, and
-// how seeding fills it (generator, probability of true).
-type FieldDoc struct {
-	Name     string   `json:"name"`
-	Type     string   `json:"type"`
-	Ref      string   `json:"ref,omitempty"`
-	Values   []string `json:"values,omitempty"`
-	Prefix   string   `json:"prefix,omitempty"`
-	Gen      string   `json:"gen,omitempty"`
-	Nullable bool     `json:"nullable,omitempty"`
-	Default  any      `json:"default,omitempty"`
-	Min      *float64 `json:"min,omitempty"`
-	Max      *float64 `json:"max,omitempty"`
-	P        *float64 `json:"p,omitempty"` // bool: probability of true when seeding
-}
+// FieldDoc is one field of a record type (engine.FieldDescription).
+type FieldDoc = engine.FieldDescription
 
 // DescribeTypes describes w's record types and their fields, in file order.
 func DescribeTypes(w *engine.World) []TypeDoc {
 	types := make([]TypeDoc, 0, len(w.Types))
 	for _, t := range w.Types {
-		td := TypeDoc{Name: t.Name, Count: t.Count, Fields: make([]FieldDoc, 0, len(t.Fields))}
-		for _, f := range t.Fields {
-			fd := FieldDoc{Name: f.Name, Type: f.Type.String(), Values: f.Values, Prefix: f.Prefix, Gen: f.Gen,
-				Nullable: f.Nullable, Min: f.Min, Max: f.Max, Default: jsonDefault(f.Default)}
-			if f.Ref != nil {
-				fd.Ref = f.Ref.Name
-			}
-			if p, ok := f.TrueProbability(); ok {
-				fd.P = &p
-			}
-			td.Fields = append(td.Fields, fd)
-		}
-		types = append(types, td)
+		types = append(types, t.Describe())
 	}
 	return types
 }
@@ -131,14 +99,6 @@ func (s *Server) worldDoc() WorldDoc {
 
 func (s *Server) schemaDoc() schemaDoc {
 	return schemaDoc{World: s.world.Name, Types: DescribeTypes(s.world)}
-}
-
-// jsonDefault writes datetimes as RFC 3339, like records do.
-func jsonDefault(v any) any {
-	if t, ok := v.(time.Time); ok {
-		return t.UTC().Format(time.RFC3339Nano)
-	}
-	return v
 }
 
 // addResources registers world://NAME and world://NAME/schema.

@@ -8,12 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/herd-sh/herd/engine"
-	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -75,175 +73,17 @@ func runInspect(s *streams, opts *inspectOptions, ref string) error {
 	return writeInspectText(s.out, doc)
 }
 
-// worldView is what inspect shows of a world; the JSON form is this struct.
-type worldView struct {
-	World       string          `json:"world"`
-	Version     int             `json:"version"`
-	File        string          `json:"file"`
-	SHA256      string          `json:"sha256"`
-	Seed        uint64          `json:"seed"`
-	Epoch       string          `json:"epoch"`
-	Description string          `json:"description"`
-	Variants    []string        `json:"variants"`
-	Variant     string          `json:"variant"`
-	Types       []serve.TypeDoc `json:"types"`
-	Tools       []toolView      `json:"tools"`
-	Faults      []profileView   `json:"fault_profiles"`
-	Invariants  []invariantView `json:"invariants"`
-	Goals       []goalView      `json:"goals"`
-	ErrorCodes  []string        `json:"error_codes"`
-}
+// What inspect shows of a world is the engine's one description of it,
+// the one a served world and the linter use too; the JSON form is that
+// struct.
+type (
+	worldView      = engine.WorldDescription
+	profileView    = engine.ProfileDescription
+	paramView      = engine.ParamDescription
+	faultGroupView = engine.FaultGroupDescription
+)
 
-// toolView is a tool as the served world lists it (serve.ToolDoc), plus
-// what inspect adds: params, idempotency key, error codes, input schema.
-type toolView struct {
-	serve.ToolDoc
-	Key         string         `json:"key,omitempty"`
-	Idempotency string         `json:"idempotency,omitempty"`
-	Errors      []string       `json:"errors,omitempty"`
-	Params      []paramView    `json:"params"`
-	InputSchema map[string]any `json:"input_schema"`
-}
-
-type paramView struct {
-	Name        string   `json:"name"`
-	Type        string   `json:"type"`
-	Required    bool     `json:"required,omitempty"`
-	Default     any      `json:"default,omitempty"`
-	Min         *float64 `json:"min,omitempty"`
-	Max         *float64 `json:"max,omitempty"`
-	Values      []string `json:"values,omitempty"`
-	Description string   `json:"description,omitempty"`
-}
-
-type profileView struct {
-	Name    string           `json:"name"`
-	Builtin bool             `json:"builtin"`
-	Groups  []faultGroupView `json:"tools"` // tools that share the same faults
-}
-
-type faultGroupView struct {
-	Tools   []string         `json:"tools"`
-	Latency string           `json:"latency,omitempty"`
-	Timeout string           `json:"timeout"`
-	Errors  []faultErrorView `json:"errors"`
-}
-
-type faultErrorView struct {
-	Kind       string  `json:"kind"`
-	P          float64 `json:"p"`
-	RetryAfter string  `json:"retry_after,omitempty"`
-	Message    string  `json:"message,omitempty"`
-}
-
-type invariantView struct {
-	Name    string `json:"name"`
-	Each    string `json:"each,omitempty"`
-	Expr    string `json:"expr"`
-	Message string `json:"message"`
-}
-
-type goalView struct {
-	Name            string        `json:"name"`
-	Intent          string        `json:"intent"`
-	Target          string        `json:"target"`
-	Where           string        `json:"where"`
-	Knows           []string      `json:"knows"`
-	ConcurrentAfter int           `json:"concurrent_after_calls,omitempty"`
-	Outcomes        []outcomeView `json:"outcomes"`
-}
-
-type outcomeView struct {
-	Class    string `json:"class"`
-	Severity string `json:"severity"`
-	When     string `json:"when"`
-}
-
-// describeWorld gathers everything inspect shows, in file order. Record
-// types and tools are described as the served world describes them
-// (world://NAME/schema and world://NAME), so the two never disagree.
-func describeWorld(w *engine.World, variant string) worldView {
-	v := worldView{
-		World: w.Name, Version: w.Version, File: w.File, SHA256: w.Hash, Seed: w.DefaultSeed,
-		Epoch: w.Epoch.Format(time.RFC3339), Description: w.Description,
-		Variants: w.Variants, Variant: variant, ErrorCodes: w.ErrorCodes(),
-		Types: serve.DescribeTypes(w), Tools: []toolView{}, Faults: []profileView{}, Invariants: []invariantView{}, Goals: []goalView{},
-	}
-	for _, t := range w.Tools {
-		tv := toolView{ToolDoc: serve.DescribeTool(t, variant), Key: t.Key, Idempotency: t.Idempotency, Errors: t.ErrorCodes(),
-			Params: []paramView{}, InputSchema: t.InputSchema()}
-		for _, p := range t.Params {
-			// Params have no datetime type: a default is JSON-ready as it is.
-			tv.Params = append(tv.Params, paramView{Name: p.Name, Type: string(p.Type), Required: p.Required,
-				Default: p.Default, Min: p.Min, Max: p.Max, Values: p.Values, Description: p.Description})
-		}
-		v.Tools = append(v.Tools, tv)
-	}
-	for _, p := range w.Profiles {
-		v.Faults = append(v.Faults, describeProfile(w, p))
-	}
-	for _, inv := range w.Invariants {
-		iv := invariantView{Name: inv.Name, Expr: inv.Expr(), Message: inv.Message}
-		if inv.Each != nil {
-			iv.Each = inv.Each.Name
-		}
-		v.Invariants = append(v.Invariants, iv)
-	}
-	for _, g := range w.Goals {
-		gv := goalView{Name: g.Name, Intent: g.Intent, Target: g.Target.Name, Where: g.Where(),
-			Knows: g.KnowsKeys, ConcurrentAfter: g.ConcurrentAfter()}
-		if gv.Knows == nil {
-			gv.Knows = []string{}
-		}
-		for _, o := range g.Outcomes {
-			gv.Outcomes = append(gv.Outcomes, outcomeView{Class: o.Class, Severity: string(o.Severity), When: o.When()})
-		}
-		v.Goals = append(v.Goals, gv)
-	}
-	return v
-}
-
-// describeProfile groups the tools whose faults are the same, so a profile
-// with a default reads as one line plus its exceptions.
-func describeProfile(w *engine.World, p *engine.FaultProfile) profileView {
-	pv := profileView{Name: p.Name, Builtin: p.Builtin, Groups: []faultGroupView{}}
-	index := map[string]int{}
-	for _, t := range w.Tools {
-		tf := p.For(t)
-		if tf == nil || (len(tf.Errors) == 0 && tf.Latency == (engine.Latency{})) {
-			continue
-		}
-		g := faultGroupView{Latency: latencyText(tf.Latency), Timeout: tf.Timeout().String(), Errors: []faultErrorView{}}
-		for _, e := range tf.Errors {
-			ev := faultErrorView{Kind: e.Kind, P: e.P, Message: e.Message}
-			if e.RetryAfter > 0 {
-				ev.RetryAfter = e.RetryAfter.String()
-			}
-			g.Errors = append(g.Errors, ev)
-		}
-		key, _ := json.Marshal(g)
-		if i, ok := index[string(key)]; ok {
-			pv.Groups[i].Tools = append(pv.Groups[i].Tools, t.Name)
-			continue
-		}
-		index[string(key)] = len(pv.Groups)
-		g.Tools = []string{t.Name}
-		pv.Groups = append(pv.Groups, g)
-	}
-	return pv
-}
-
-func latencyText(l engine.Latency) string {
-	switch {
-	case l.Median > 0:
-		return fmt.Sprintf("lognormal, median %s, p99 %s", l.Median, l.P99)
-	case l.Max > 0:
-		return fmt.Sprintf("uniform %s–%s", l.Min, l.Max)
-	case l.Fixed > 0:
-		return "fixed " + l.Fixed.String()
-	}
-	return ""
-}
+func describeWorld(w *engine.World, variant string) worldView { return w.Describe(variant) }
 
 // writeInspectText renders the view for a terminal or a pager.
 func writeInspectText(out io.Writer, v worldView) error {
@@ -347,7 +187,7 @@ func writeInspectText(out io.Writer, v worldView) error {
 	return err
 }
 
-func fieldDetail(f serve.FieldDoc) string {
+func fieldDetail(f engine.FieldDescription) string {
 	var parts []string
 	if f.Prefix != "" {
 		parts = append(parts, "prefix "+f.Prefix)

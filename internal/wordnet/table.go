@@ -6,60 +6,69 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kljensen/snowball/english"
 )
 
 // Magic opens every encoded table; the digit is the format version.
-const Magic = "herd-wordnet-1\n"
+const Magic = "herd-wordnet-2\n"
 
-// Table is a decoded relation table. It is immutable after Decode and safe
-// for concurrent use.
+// Table is a relation table. It is immutable after Decode and safe for
+// concurrent use.
+//
+// Loading must be cheap (it happens once per process, the first time a
+// reader needs a word), so the encoding has fixed-width offsets to every
+// key and every key's record, and a record's relations are decoded the
+// first time they are asked for, then kept: a process touches a few hundred
+// of the table's keys, not its 54,000.
 type Table struct {
-	keys      []string   // sorted, byte order
-	pos       []POS      // per key
-	shares    [][4]uint8 // per key: share of tag counts per part of speech, /255
-	relStart  []uint32   // per key: start in rels; relStart[len(keys)] = len(rels)
-	rels      []Relation
-	excForms  []string // sorted irregular surface forms
-	excKeys   []string // the key each form folds to
+	raw      string   // the encoded table; keys and records are read in place
+	keys     []string // sorted, byte order; substrings of raw
+	recs     string   // the records: per key parts of speech, shares, relations
+	recStart string   // len(keys)+1 little-endian uint32 offsets into recs
+	excForms []string // sorted irregular surface forms
+	excKeys  []string // the key each form folds to
+	// decoded holds each key's relations once decoded: a cache of values
+	// that never change, filled at most once per key.
+	decoded   []atomic.Pointer[decoded]
 	phrases   sync.Once
 	phraseAll []Phrase
 }
 
-// Decode reads a table as the generator writes it. The embedded table is
-// decoded in place, without this copy.
+// Decode reads a table as the generator writes it and checks every record,
+// so that a damaged table is an error here rather than a missing word later.
 func Decode(data []byte) (*Table, error) {
-	return decode(string(data))
+	t, err := decode(string(data))
+	if err != nil {
+		return nil, err
+	}
+	for i := range t.keys {
+		if _, _, err := t.record(i); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
-// decoder reads the table's fields, remembering the first error.
-type decoder struct {
+// reader reads fields of a string, remembering the first error.
+type reader struct {
 	b   string
 	off int
 	err error
 }
 
-func (d *decoder) fail(what string) {
+func (d *reader) fail(what string) {
 	if d.err == nil {
 		d.err = fmt.Errorf("wordnet table: truncated or damaged at byte %d (%s)", d.off, what)
 	}
 }
 
-func (d *decoder) uvarint(what string) uint64 {
-	if d.err != nil {
-		return 0
-	}
-	// One byte is the common case (a small count, a key index below 128
-	// is rare, but lengths and weights are small), so it skips the loop.
-	if d.off < len(d.b) && d.b[d.off] < 0x80 {
-		v := d.b[d.off]
-		d.off++
-		return uint64(v)
-	}
+func (d *reader) uvarint(what string) uint64 {
 	var v uint64
-	for shift := uint(0); shift < 64; shift += 7 {
-		if d.off >= len(d.b) {
+	for shift := uint(0); d.err == nil; shift += 7 {
+		if d.off >= len(d.b) || shift > 56 {
+			d.fail(what)
 			break
 		}
 		c := d.b[d.off]
@@ -69,11 +78,27 @@ func (d *decoder) uvarint(what string) uint64 {
 			return v
 		}
 	}
-	d.fail(what)
 	return 0
 }
 
-func (d *decoder) byte(what string) byte {
+func (d *reader) u32(what string) uint32 {
+	if d.err != nil {
+		return 0
+	}
+	if len(d.b)-d.off < 4 {
+		d.fail(what)
+		return 0
+	}
+	v := u32At(d.b, d.off)
+	d.off += 4
+	return v
+}
+
+func u32At(b string, off int) uint32 {
+	return uint32(b[off]) | uint32(b[off+1])<<8 | uint32(b[off+2])<<16 | uint32(b[off+3])<<24
+}
+
+func (d *reader) byte(what string) byte {
 	if d.err != nil {
 		return 0
 	}
@@ -86,8 +111,8 @@ func (d *decoder) byte(what string) byte {
 	return c
 }
 
-// str returns the next n bytes as a substring of the table: no copy.
-func (d *decoder) str(n uint64, what string) string {
+// str returns the next n bytes as a substring: no copy.
+func (d *reader) str(n uint64, what string) string {
 	if d.err != nil {
 		return ""
 	}
@@ -100,74 +125,75 @@ func (d *decoder) str(n uint64, what string) string {
 	return s
 }
 
-// count reads a count and checks it against the bytes left, each counted
-// item taking at least minBytes, so a damaged count cannot make decode
-// allocate without bound.
-func (d *decoder) count(minBytes int, what string) int {
-	n := d.uvarint(what)
-	if d.err == nil && n > uint64((len(d.b)-d.off)/minBytes+1) {
-		d.fail(what + " count")
-		return 0
-	}
-	return int(n)
-}
-
-// decode reads a table held in a string. Keys, relation targets and
-// irregular forms are substrings of raw, so decoding allocates only the
-// per-key arrays and the relation slab.
+// decode reads the table's layout, its keys and its irregular forms; the
+// records are read when asked for. The layout is:
+//
+//	Magic
+//	u32 number of keys, u32 end offset of each key, the keys' bytes
+//	u32 start offset of each key's record and the end of the last, the records
+//	uvarint number of irregular forms, each: uvarint length, form,
+//	    uvarint length, key
+//
+// A record is: a part-of-speech bit set, a share byte (/255) per part of
+// speech in it, uvarint number of relations, each: uvarint index of the
+// target key, a byte kind<<2 | part-of-speech bit number, a weight byte
+// (/255). Relations are in the order Relations returns them.
 func decode(raw string) (*Table, error) {
 	if !strings.HasPrefix(raw, Magic) {
-		return nil, errors.New("wordnet table: not a herd wordnet table (bad magic)")
+		return nil, errors.New("wordnet table: not a herd wordnet table (bad magic or old format)")
 	}
-	d := &decoder{b: raw, off: len(Magic)}
-
-	nKeys := d.count(2, "keys")
-	t := &Table{keys: make([]string, nKeys)}
-	for i := 0; i < nKeys && d.err == nil; i++ {
-		t.keys[i] = d.str(d.uvarint("key length"), "key")
-		if d.err == nil && i > 0 && t.keys[i-1] >= t.keys[i] {
+	d := &reader{b: raw, off: len(Magic)}
+	n := int(d.u32("key count"))
+	if d.err == nil && n > (len(raw)-d.off)/4 {
+		d.fail("key count")
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	ends := d.str(uint64(4*n), "key offsets")
+	blobLen := 0
+	if n > 0 && d.err == nil {
+		blobLen = int(u32At(ends, 4*(n-1)))
+	}
+	blob := d.str(uint64(blobLen), "keys")
+	starts := d.str(uint64(4*(n+1)), "record offsets")
+	if d.err != nil {
+		return nil, d.err
+	}
+	t := &Table{raw: raw, keys: make([]string, n), recStart: starts}
+	prev := 0
+	for i := range n {
+		end := int(u32At(ends, 4*i))
+		if end < prev || end > len(blob) {
+			return nil, fmt.Errorf("wordnet table: key %d's offset %d is out of order", i, end)
+		}
+		t.keys[i] = blob[prev:end]
+		if i > 0 && t.keys[i-1] >= t.keys[i] {
 			return nil, fmt.Errorf("wordnet table: keys out of order at %q", t.keys[i])
 		}
+		prev = end
+	}
+	recLen := int(u32At(starts, 4*n))
+	t.recs = d.str(uint64(recLen), "records")
+	if d.err != nil {
+		return nil, d.err
+	}
+	prev = 0
+	for i := 0; i <= n; i++ {
+		off := int(u32At(starts, 4*i))
+		if off < prev || off > len(t.recs) {
+			return nil, fmt.Errorf("wordnet table: record %d's offset %d is out of order", i, off)
+		}
+		prev = off
 	}
 
-	nRels := d.count(3, "relations")
-	t.rels = make([]Relation, nRels)
-	t.pos = make([]POS, nKeys)
-	t.shares = make([][4]uint8, nKeys)
-	t.relStart = make([]uint32, nKeys+1)
-	r := 0
-	for i := 0; i < nKeys && d.err == nil; i++ {
-		mask := POS(d.byte("parts of speech"))
-		if mask > Noun|Verb|Adj|Adv {
-			d.fail("parts of speech")
-			break
-		}
-		t.pos[i] = mask
-		for b := 0; b < 4; b++ {
-			if mask&(1<<b) != 0 {
-				t.shares[i][b] = d.byte("share")
-			}
-		}
-		t.relStart[i] = uint32(r)
-		n := d.count(3, "key relations")
-		if n > nRels-r {
-			d.fail("relation count")
-			break
-		}
-		if !d.relations(t.rels[r:r+n], t.keys) {
-			break
-		}
-		r += n
+	nExc := d.uvarint("exception count")
+	if d.err == nil && nExc > uint64(len(raw)-d.off)/4 {
+		d.fail("exception count")
 	}
-	t.relStart[nKeys] = uint32(r)
-	if d.err == nil && r != nRels {
-		d.fail("relation total")
-	}
-
-	nExc := d.count(2, "exceptions")
 	t.excForms = make([]string, 0, nExc)
 	t.excKeys = make([]string, 0, nExc)
-	for i := 0; i < nExc && d.err == nil; i++ {
+	for i := uint64(0); i < nExc && d.err == nil; i++ {
 		form := d.str(d.uvarint("exception length"), "exception")
 		key := d.str(d.uvarint("exception key length"), "exception key")
 		if d.err != nil {
@@ -186,6 +212,7 @@ func decode(raw string) (*Table, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	t.decoded = make([]atomic.Pointer[decoded], n)
 	return t, nil
 }
 
@@ -197,43 +224,52 @@ var weights = func() (w [256]float64) {
 	return w
 }()
 
-// relations decodes len(out) relations, each a target key index (uvarint),
-// a byte of kind<<2 | part-of-speech bit number, and a weight byte. It is
-// the loop the load time is spent in, so it reads the string directly.
-func (d *decoder) relations(out []Relation, keys []string) bool {
-	b, off := d.b, d.off
-	for j := range out {
-		var to uint64
-		for shift := uint(0); ; shift += 7 {
-			if off >= len(b) || shift > 28 {
-				d.off = off
-				d.fail("relation target")
-				return false
-			}
-			c := b[off]
-			off++
-			to |= uint64(c&0x7f) << shift
-			if c < 0x80 {
-				break
-			}
-		}
-		if off+2 > len(b) || to >= uint64(len(keys)) {
-			d.off = off
-			d.fail("relation")
-			return false
-		}
-		kp, w := b[off], b[off+1]
-		off += 2
-		kind := Kind(kp >> 2)
-		if kind < Synonym || kind > Similar || w == 0 {
-			d.off = off
-			d.fail("relation kind or weight")
-			return false
-		}
-		out[j] = Relation{To: keys[to], Kind: kind, POS: 1 << (kp & 3), Weight: weights[w]}
+// header reads key i's parts of speech and shares, and returns a reader
+// positioned at its relation count.
+func (t *Table) header(i int) (POS, [4]uint8, *reader) {
+	d := &reader{b: t.recs[u32At(t.recStart, 4*i):u32At(t.recStart, 4*(i+1))]}
+	mask := POS(d.byte("parts of speech"))
+	if mask > Noun|Verb|Adj|Adv {
+		d.fail("parts of speech")
 	}
-	d.off = off
-	return true
+	var shares [4]uint8
+	for b := range 4 {
+		if mask&(1<<b) != 0 {
+			shares[b] = d.byte("share")
+		}
+	}
+	return mask, shares, d
+}
+
+// record decodes key i's relations.
+func (t *Table) record(i int) ([]Relation, POS, error) {
+	mask, _, d := t.header(i)
+	n := d.uvarint("relation count")
+	if d.err == nil && n > uint64(len(d.b)-d.off)/3 {
+		d.fail("relation count")
+	}
+	if d.err != nil || n == 0 {
+		return nil, mask, d.err
+	}
+	out := make([]Relation, n)
+	for j := range out {
+		to := d.uvarint("relation target")
+		kp := d.byte("relation kind")
+		w := d.byte("relation weight")
+		kind := Kind(kp >> 2)
+		if d.err == nil && (to >= uint64(len(t.keys)) || kind < Synonym || kind > Similar || w == 0) {
+			d.fail("relation")
+		}
+		if d.err != nil {
+			return nil, mask, fmt.Errorf("key %q: %w", t.keys[i], d.err)
+		}
+		out[j] = Relation{To: t.keys[to], Kind: kind, POS: 1 << (kp & 3), Weight: weights[w]}
+	}
+	if d.off != len(d.b) {
+		d.fail("trailing record bytes")
+		return nil, mask, fmt.Errorf("key %q: %w", t.keys[i], d.err)
+	}
+	return out, mask, nil
 }
 
 func (t *Table) index(key string) (int, bool) {
@@ -256,13 +292,100 @@ func (t *Table) Stem(word string) string {
 	return english.Stem(w, true)
 }
 
-// Relations is the package-level Relations on this table.
-func (t *Table) Relations(key string) []Relation {
+// decoded is one key's relations, all of them and split by the part of
+// speech of the headword's sense, each in Relations order.
+type decoded struct {
+	all   []Relation
+	byPOS [4][]Relation
+}
+
+// lookup returns key's decoded relations, decoding them on first use.
+func (t *Table) lookup(key string) *decoded {
 	i, ok := t.index(key)
-	if !ok || t.relStart[i] == t.relStart[i+1] {
+	if !ok {
 		return nil
 	}
-	return t.rels[t.relStart[i]:t.relStart[i+1]:t.relStart[i+1]]
+	if p := t.decoded[i].Load(); p != nil {
+		return p
+	}
+	// A damaged record reads as a key without relations; Decode has
+	// rejected such a table, and the embedded one is checked by its tests.
+	rs, _, _ := t.record(i)
+	dec := &decoded{all: rs[:len(rs):len(rs)]}
+	if len(rs) > 0 {
+		split := make([]Relation, 0, len(rs))
+		for b := range 4 {
+			start := len(split)
+			for _, r := range rs {
+				if posBit(r.POS) == b {
+					split = append(split, r)
+				}
+			}
+			if len(split) > start {
+				dec.byPOS[b] = split[start:len(split):len(split)]
+			}
+		}
+	}
+	t.decoded[i].CompareAndSwap(nil, dec)
+	return t.decoded[i].Load()
+}
+
+// posBit is the bit number of a one-bit POS.
+func posBit(p POS) int {
+	switch p {
+	case Verb:
+		return 1
+	case Adj:
+		return 2
+	case Adv:
+		return 3
+	}
+	return 0
+}
+
+// Relations is the package-level Relations on this table.
+func (t *Table) Relations(key string) []Relation {
+	if d := t.lookup(key); d != nil {
+		return d.all
+	}
+	return nil
+}
+
+// RelationsAs is the package-level RelationsAs on this table.
+func (t *Table) RelationsAs(key string, pos POS) []Relation {
+	d := t.lookup(key)
+	if d == nil || pos == 0 {
+		return nil
+	}
+	var only []Relation
+	parts := 0
+	for b := range 4 {
+		if pos&(1<<b) != 0 && d.byPOS[b] != nil {
+			only = d.byPOS[b]
+			parts++
+		}
+	}
+	if parts <= 1 {
+		return only
+	}
+	// Several parts of speech: a fresh slice, merged back into weight order.
+	var out []Relation
+	for _, r := range d.all {
+		if pos&r.POS != 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// RelatedAs is the package-level RelatedAs on this table.
+func (t *Table) RelatedAs(a, b string, pos POS) (Relation, bool) {
+	for _, r := range t.RelationsAs(a, pos) {
+		if r.To == b {
+			return r, true
+		}
+	}
+	return Relation{}, false
 }
 
 // Related is the package-level Related on this table.
@@ -278,10 +401,15 @@ func (t *Table) Related(a, b string) (Relation, bool) {
 
 // POSOf is the package-level POSOf on this table.
 func (t *Table) POSOf(key string) POS {
-	if i, ok := t.index(key); ok {
-		return t.pos[i]
+	i, ok := t.index(key)
+	if !ok {
+		return 0
 	}
-	return 0
+	mask, _, d := t.header(i)
+	if d.err != nil {
+		return 0
+	}
+	return mask
 }
 
 // POSShare is the package-level POSShare on this table.
@@ -290,10 +418,14 @@ func (t *Table) POSShare(key string, p POS) float64 {
 	if !ok {
 		return 0
 	}
+	_, shares, d := t.header(i)
+	if d.err != nil {
+		return 0
+	}
 	var sum float64
-	for b := 0; b < 4; b++ {
+	for b := range 4 {
 		if p&(1<<b) != 0 {
-			sum += float64(t.shares[i][b]) / 255
+			sum += weights[shares[b]]
 		}
 	}
 	return min(sum, 1)
@@ -304,7 +436,8 @@ func (t *Table) Phrases() []Phrase {
 	t.phrases.Do(func() {
 		for i, k := range t.keys {
 			if strings.IndexByte(k, ' ') >= 0 {
-				t.phraseAll = append(t.phraseAll, Phrase{Key: k, Words: strings.Fields(k), POS: t.pos[i]})
+				mask, _, _ := t.header(i)
+				t.phraseAll = append(t.phraseAll, Phrase{Key: k, Words: strings.Fields(k), POS: mask})
 			}
 		}
 	})

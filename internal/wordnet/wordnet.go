@@ -143,8 +143,12 @@ type Relation struct {
 	// given that the headword is used as POS. Porter2 merges a verb with
 	// its participle adjectives (remove, removed → "remov"), so a key's
 	// adjective relations can outweigh its verb ones; a reader that knows
-	// the word's part of speech (a goal's action verb) keeps that POS, and
-	// one that does not scales by POSShare(key, r.POS).
+	// the word's part of speech (a goal's action verb) asks RelationsAs for
+	// that POS, and one that does not scales by POSShare(key, r.POS). As a
+	// guide: a relation through the dominant sense of both words is above
+	// 0.5 (hide → conceal 0.79, cancel → call off 0.69), one through a sense
+	// rare for either is below 0.2 (delete → cancel 0.15, hide → obliterate
+	// 0.09), and nothing below 0.06 is kept.
 	Weight float64
 }
 
@@ -189,6 +193,8 @@ func table() *Table {
 // Stem returns the key under which word is found in the table: lower-cased,
 // possessive and curly apostrophes normalised, irregular forms folded to
 // their lemma (hidden → hide, bought → buy) and then stemmed with Porter2.
+// It takes one word: the table splits hyphenated and multi-word lemmas into
+// words (e-mail → "e mail", call_off → "call off"), and so should a reader.
 func Stem(word string) string {
 	return table().Stem(word)
 }
@@ -200,9 +206,25 @@ func Relations(stem string) []Relation {
 	return table().Relations(stem)
 }
 
+// RelationsAs returns the relations of a key that come from its senses of
+// the parts of speech in pos, in the order of Relations. A reader that
+// knows how the word is used asks for that part of speech: a goal's action
+// verb as Verb, so that "send" does not bring the adjective "unsent" and
+// "restore" not "restorative"'s synonyms. With one part of speech the
+// slice is shared (never mutate it); with several it is a fresh one.
+func RelationsAs(stem string, pos POS) []Relation {
+	return table().RelationsAs(stem, pos)
+}
+
 // Related returns the strongest relation from key a to key b.
 func Related(a, b string) (Relation, bool) {
 	return table().Related(a, b)
+}
+
+// RelatedAs returns the strongest relation from key a, used as one of the
+// parts of speech in pos, to key b.
+func RelatedAs(a, b string, pos POS) (Relation, bool) {
+	return table().RelatedAs(a, b, pos)
 }
 
 // POSOf returns the parts of speech the key has as a lemma.

@@ -55,6 +55,14 @@ func TestTableDecodesAndIsSorted(t *testing.T) {
 	if Relations("no-such-stem") != nil {
 		t.Error("Relations of an unknown key is not nil")
 	}
+	// Decode checks every record, which the lazy default table does not.
+	full, err := Decode([]byte(embedded))
+	if err != nil {
+		t.Fatalf("embedded table: %v", err)
+	}
+	if full.Len() != tb.Len() {
+		t.Errorf("Decode has %d keys, the default table %d", full.Len(), tb.Len())
+	}
 	if _, err := Decode([]byte("not a table")); err == nil {
 		t.Error("Decode accepted garbage")
 	}
@@ -76,6 +84,23 @@ func related(t *testing.T, a, b string, kind Kind) float64 {
 		t.Errorf("no %s relation %q → %q", kind, a, b)
 	}
 	return best
+}
+
+func TestConcurrentFirstLookupsAgree(t *testing.T) {
+	tb, err := decode(embedded) // fresh, so that the look-ups race to decode
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []Relation)
+	for range 8 {
+		go func() { done <- tb.Relations("remov") }()
+	}
+	first := <-done
+	for range 7 {
+		if rs := <-done; &rs[0] != &first[0] {
+			t.Error("concurrent first look-ups returned different slices")
+		}
+	}
 }
 
 func TestSenseFrequencyWeighting(t *testing.T) {
@@ -100,6 +125,12 @@ func TestSenseFrequencyWeighting(t *testing.T) {
 
 func TestVerbRelations(t *testing.T) {
 	related(t, "remov", "take away", Synonym)
+	// Downwards too: a delete tool is a reading of a remove goal, weaker
+	// than the other way round (remove has a hundred kinds).
+	down, ok := RelatedAs("remov", "delet", Verb)
+	if up := related(t, "delet", "remov", Hypernym); !ok || down.Kind != Hyponym || down.Weight >= up {
+		t.Errorf("remove → delete as a verb: %+v (found %v), want a hyponym weaker than delete → remove %.3f", down, ok, up)
+	}
 	callOff := related(t, "cancel", "call off", Synonym)
 	if r := Relations("cancel"); len(r) == 0 || r[0].To != "call off" {
 		t.Errorf("cancel's strongest relation is %+v, want call off (%.3f)", r[0], callOff)
@@ -122,6 +153,44 @@ func TestVerbRelations(t *testing.T) {
 	// pointers join them.
 	related(t, "decid", "decis", Derived)
 	related(t, "decis", "decid", Derived)
+}
+
+func TestRelationsAsKeepsOnePartOfSpeech(t *testing.T) {
+	for _, k := range []string{"send", "restor", "remov", "charg", "hide"} {
+		all, verbs := Relations(k), RelationsAs(k, Verb)
+		if len(verbs) == 0 || len(verbs) >= len(all) {
+			t.Errorf("%s: %d verb relations of %d", k, len(verbs), len(all))
+		}
+		j := 0
+		for _, r := range all {
+			if r.POS == Verb {
+				if j >= len(verbs) || verbs[j] != r {
+					t.Fatalf("%s: RelationsAs(Verb) is not Relations' verb relations in order", k)
+				}
+				j++
+			}
+		}
+		both := RelationsAs(k, Verb|Noun)
+		for i, r := range both {
+			if r.POS != Verb && r.POS != Noun || i > 0 && both[i-1].Weight < r.Weight {
+				t.Errorf("%s: RelationsAs(Verb|Noun)[%d] = %+v", k, i, r)
+			}
+		}
+	}
+	// Porter2 merges send and the adjective sent/unsent: only the adjective
+	// reading has that antonym.
+	if _, ok := RelatedAs("send", "unsent", Verb); ok {
+		t.Error("send as a verb has the adjective antonym unsent")
+	}
+	if _, ok := RelatedAs("send", "unsent", Adj); !ok {
+		t.Error("send as an adjective (sent) lost its antonym unsent")
+	}
+	if r := RelationsAs("remov", Verb); r[0].To != "take away" {
+		t.Errorf("remove as a verb: strongest relation %+v, want take away", r[0])
+	}
+	if RelationsAs("remov", 0) != nil || RelationsAs("no-such-stem", Verb) != nil {
+		t.Error("RelationsAs with no part of speech or an unknown key is not nil")
+	}
 }
 
 func TestNounRelations(t *testing.T) {

@@ -12,6 +12,7 @@
 #   HERD_FAULTS       fault profile                                  default none
 #   HERD_MIX          persona mix, e.g. careful=0.5,hasty=0.5
 #   HERD_STRICT       "true": INCONCLUSIVE fails too
+#   HERD_ARGS         further arguments, one per line ('#' starts a comment)
 #   HERD_OUT          output folder                                  default $RUNNER_TEMP/herd
 #   HERD_BIN          the herd binary                                default herd (on PATH)
 #
@@ -54,6 +55,17 @@ while IFS= read -r line; do
   args+=(--threshold "$line")
   thresholds=$((thresholds + 1))
 done <<< "${HERD_THRESHOLDS:-}"
+
+# Each line is one argument, never split on blanks or expanded: a value
+# cannot smuggle a second flag or a shell word in.
+while IFS= read -r line; do
+  line="${line#"${line%%[![:space:]]*}"}"
+  line="${line%"${line##*[![:space:]]}"}"
+  if [ -z "$line" ] || [ "${line:0:1}" = "#" ]; then
+    continue
+  fi
+  args+=("$line")
+done <<< "${HERD_ARGS:-}"
 
 echo "herd ${args[*]}"
 set +e

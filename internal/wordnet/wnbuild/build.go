@@ -323,16 +323,19 @@ func (b *builder) relate(s *synset) {
 		tkeys := b.members[t.id]
 		switch ptr.symbol {
 		case "@":
-			// Going down, the hyponym is one of the hypernym's k children,
-			// taken as equally likely: "remove" has a hundred kinds
-			// (amputate, shuck, enucleate), "delete" a few (expunge, rub
-			// out), and the kinds of remove are each a weak reading of it.
-			k := max(1, hyponymCount(t))
+			// Going down, the hyponym is one of the hypernym's k children:
+			// "remove" has a hundred kinds (amputate, shuck, enucleate,
+			// delete), "delete" three (expunge, rub out, score out). Each
+			// child's share is taken as 1/√k, not 1/k: the children are not
+			// equally likely, and the common ones are those a text uses, so
+			// "remove" → "delete" keeps 0.08 while a kind of a hypernym with
+			// two children keeps 0.84 of the upward weight.
+			k := math.Sqrt(float64(max(1, hyponymCount(t))))
 			for _, a := range keys {
 				for _, c := range tkeys {
 					pa, pc := b.p(a, s.id), b.p(c, t.id)
 					b.add(a, c, wordnet.Hypernym, s.id.file, hypernymFactor*math.Sqrt(pa*pc))
-					b.add(c, a, wordnet.Hyponym, t.id.file, hypernymFactor*math.Sqrt(pa*pc/float64(k)))
+					b.add(c, a, wordnet.Hyponym, t.id.file, hypernymFactor*math.Sqrt(pa*pc/k))
 				}
 			}
 		case "&", "$":
@@ -424,26 +427,18 @@ func (b *builder) encode(opt Options) ([]byte, Stats, error) {
 		perKey[rk.from] = append(perKey[rk.from], encRel{rk.to, rk.kind, rk.file, uint8(q)})
 	}
 
-	var out []byte
-	out = append(out, wordnet.Magic...)
-	out = binary.AppendUvarint(out, uint64(len(keys)))
+	// The layout is documented with the decoder (package wordnet, decode).
 	st := Stats{Keys: len(keys)}
+	var keyEnds, keyBlob, recStarts, recs []byte
 	for _, k := range keys {
-		// Keys are stored whole, not prefix-compressed, so that the decoder
-		// uses them in place.
-		out = binary.AppendUvarint(out, uint64(len(k)))
-		out = append(out, k...)
+		keyBlob = append(keyBlob, k...)
+		keyEnds = binary.LittleEndian.AppendUint32(keyEnds, uint32(len(keyBlob)))
 		if strings.IndexByte(k, ' ') >= 0 {
 			st.Phrases++
 		}
 	}
-	total := 0
-	for _, rs := range perKey {
-		total += len(rs)
-	}
-	out = binary.AppendUvarint(out, uint64(total))
-	st.Relations = total
 	for _, k := range keys {
+		recStarts = binary.LittleEndian.AppendUint32(recStarts, uint32(len(recs)))
 		var mask byte
 		var m [4]int
 		sum := 0
@@ -454,26 +449,38 @@ func (b *builder) encode(opt Options) ([]byte, Stats, error) {
 				sum += m[f]
 			}
 		}
-		out = append(out, mask)
+		recs = append(recs, mask)
 		for f := range 4 {
 			if mask&(1<<f) != 0 {
-				out = append(out, byte(max(1, math.Round(float64(m[f])/float64(sum)*255))))
+				recs = append(recs, byte(max(1, math.Round(float64(m[f])/float64(sum)*255))))
 			}
 		}
 		rs := perKey[k]
 		slices.SortFunc(rs, func(x, y encRel) int {
 			return cmp.Or(cmp.Compare(y.q, x.q), cmp.Compare(x.to, y.to), cmp.Compare(x.kind, y.kind), cmp.Compare(x.file, y.file))
 		})
-		out = binary.AppendUvarint(out, uint64(len(rs)))
+		recs = binary.AppendUvarint(recs, uint64(len(rs)))
 		for _, r := range rs {
 			i, ok := index[r.to]
 			if !ok {
 				return nil, st, fmt.Errorf("relation %s → %s: target is not a key", k, r.to)
 			}
-			out = binary.AppendUvarint(out, uint64(i))
-			out = append(out, byte(r.kind)<<2|r.file, r.q)
+			recs = binary.AppendUvarint(recs, uint64(i))
+			recs = append(recs, byte(r.kind)<<2|r.file, r.q)
 		}
+		st.Relations += len(rs)
 	}
+	recStarts = binary.LittleEndian.AppendUint32(recStarts, uint32(len(recs)))
+	if uint64(len(recs)) > math.MaxUint32 || uint64(len(keyBlob)) > math.MaxUint32 {
+		return nil, st, fmt.Errorf("table too large for 32-bit offsets: %d bytes of records", len(recs))
+	}
+	var out []byte
+	out = append(out, wordnet.Magic...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(keys)))
+	out = append(out, keyEnds...)
+	out = append(out, keyBlob...)
+	out = append(out, recStarts...)
+	out = append(out, recs...)
 
 	forms := make([]string, 0, len(b.fold))
 	for f := range b.fold {

@@ -55,9 +55,9 @@ func TestWeightsMatchHandComputedValues(t *testing.T) {
 		{"remov", "take away", wordnet.Synonym, 1},
 		// Both senses of delete are kinds of remove: summed.
 		{"delet", "remov", wordnet.Hypernym, 0.5*math.Sqrt(1.0/4) + 0.5*math.Sqrt(3.0/4)},
-		// Going down, remove has two hyponym synsets.
-		{"remov", "delet", wordnet.Hyponym, 0.5*math.Sqrt(1.0/4/2) + 0.5*math.Sqrt(3.0/4/2)},
-		{"take away", "eras", wordnet.Hyponym, 0.5 * math.Sqrt(1.0/2)},
+		// Going down, remove has two hyponym synsets: each a share of 1/√2.
+		{"remov", "delet", wordnet.Hyponym, 0.5*math.Sqrt(1.0/4/math.Sqrt2) + 0.5*math.Sqrt(3.0/4/math.Sqrt2)},
+		{"take away", "eras", wordnet.Hyponym, 0.5 * math.Sqrt(1/math.Sqrt2)},
 		// erase ! record word to word; delete, erase's synset-mate, by extension.
 		{"eras", "record", wordnet.Antonym, 1},
 		{"record", "eras", wordnet.Antonym, 1},

