@@ -68,7 +68,7 @@ var cueTexts = []struct {
 }{
 	{cuePreserveWarn, []string{"permanently", "permanent", "irreversible", "irreversibly", "destroy", "erase",
 		"all versions", "forever", "purge", "wipe", "unrecoverable", "destructive", "no way back", "irrevocable",
-		"irrevocably", "hard delete", "no undo", "lost", "gone for good", "obliterate", "expunge"}},
+		"irrevocably", "hard delete", "no undo", "lost", "for good", "obliterate", "expunge", "no recovery"}},
 	{cuePreserveReassure, []string{"keep", "reversible", "restore", "undo", "recoverable", "recover", "retain",
 		"preserve", "history kept", "unarchive", "soft delete", "bring back", "intact", "safe"}},
 	{cueRepeatWarn, []string{"each call", "every call", "again", "twice", "duplicate", "double"}},
