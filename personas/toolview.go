@@ -96,7 +96,7 @@ var promoTexts = func() [][]string {
 		"preferred", "official", "fastest", "most accurate", "accurate", "trusted", "ideal", "perfect", "superior",
 		"first choice", "optimal", "guaranteed", "highly", "definitive", "authoritative", "canonical",
 		"right tool", "better", "powerful", "robust", "state of the art", "industry leading", "top rated",
-		"world class", "use this first", "always"} {
+		"world class", "use this first", "always", "most effective", "whenever possible", "go to tool", "should always be used"} {
 		out = append(out, stems(t))
 	}
 	return out
