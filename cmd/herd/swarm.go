@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -454,13 +453,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		}
 		defer tgt.Close()
 	}
-	// A swarm's live heap is a few megabytes whatever the agent count
-	// (aggregation is streaming), while it allocates briefly for every
-	// episode: collecting at 4× the live heap instead of 2× buys about a
-	// tenth of the CPU for tens of megabytes. GOGC, when set, wins.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	setGCTarget() // GOGC, when set, wins
 	fmt.Fprintf(s.err, "herd: swarm %s: %d agents × %d variant(s), seed %d, faults %s\n",
 		o.targetArg, cfg.Agents, len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
 	prog := newProgress(s.err, o.progress, plan.Episodes())
