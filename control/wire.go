@@ -109,6 +109,17 @@ type SessionCount struct {
 	TimedOut int `json:"timed_out"`
 }
 
+// Runtime is GET /control/runtime: what a long run watches on the server
+// (bench/soak.sh samples it) — tool calls served since it started, its
+// goroutines and heap.
+type Runtime struct {
+	Calls      int64        `json:"calls"`
+	Goroutines int          `json:"goroutines"`
+	HeapBytes  uint64       `json:"heap_bytes"` // live and not yet collected
+	GCs        uint32       `json:"gcs"`
+	Sessions   SessionCount `json:"sessions"`
+}
+
 // JournalInfo is how much of a session's journal the server holds: a
 // session keeps its latest Limit calls (0: all), and counts every call.
 // Calls = Kept + Dropped; GET …/journal answers the Kept ones, and says

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 
 	"github.com/herd-sh/herd/control"
@@ -25,6 +26,7 @@ const (
 // 500 when the server itself failed (an invariant that cannot be evaluated).
 func (s *Server) routeControl(mux *http.ServeMux) {
 	mux.HandleFunc("GET /control/world", s.getWorld)
+	mux.HandleFunc("GET /control/runtime", s.getRuntime)
 	mux.HandleFunc("GET /control/faults", s.getFaults)
 	mux.HandleFunc("POST /control/faults", s.postFaults)
 	mux.HandleFunc("GET /control/sessions", s.getSessions)
@@ -46,6 +48,16 @@ func (s *Server) getWorld(w http.ResponseWriter, _ *http.Request) {
 	n := s.sessions.counts()
 	d.Sessions = &n
 	writeJSON(w, http.StatusOK, d)
+}
+
+// getRuntime answers what a soak watches: calls served, goroutines, heap.
+func (s *Server) getRuntime(w http.ResponseWriter, _ *http.Request) {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	writeJSON(w, http.StatusOK, control.Runtime{
+		Calls: s.calls.Load(), Goroutines: runtime.NumGoroutine(),
+		HeapBytes: m.HeapAlloc, GCs: m.NumGC, Sessions: s.sessions.counts(),
+	})
 }
 
 type faultsBody struct {

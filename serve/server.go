@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -123,7 +124,8 @@ type Server struct {
 	sessions *registry
 	bases    *baseCache
 	seed     uint64
-	control  string // the control plane's URL, announced at initialize
+	control  string       // the control plane's URL, announced at initialize
+	calls    atomic.Int64 // tool calls served (GET /control/runtime)
 
 	// done is closed by Close: calls sleeping out a latency return at once.
 	done      chan struct{}

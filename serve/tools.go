@@ -68,6 +68,7 @@ func (s *Server) toolHandler(t *engine.Tool) mcp.ToolHandler {
 		} else {
 			res = ws.call(t.Name, args, s.now())
 		}
+		s.calls.Add(1)
 		if err := s.wait(ctx, res.Latency); err != nil {
 			return nil, err
 		}
