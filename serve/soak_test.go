@@ -41,12 +41,17 @@ func TestSoakBoundedJournals(t *testing.T) {
 		t.Skip("a one-minute soak")
 	}
 	const (
-		maxSessions  = 40
-		journalLimit = 100
-		endedLimit   = 20
-		loops        = 6 // never reset
-		resetters    = 2 // reset on each episode's first call
+		maxSessions = 40
+		endedLimit  = 10
+		loops       = 6 // never reset
+		resetters   = 2 // reset on each episode's first call
 	)
+	// Small enough that the never-reset sessions fill their journals many
+	// times over, even at the race detector's pace on a loaded machine.
+	journalLimit := 100
+	if raceDetector {
+		journalLimit = 20
+	}
 	d := soakDuration(t)
 	s := newTestServer(t, Options{Seed: 42, MaxSessions: maxSessions, JournalLimit: journalLimit, EndedJournalLimit: endedLimit})
 	base := startHTTP(t, s)
@@ -172,11 +177,13 @@ func TestSoakBoundedJournals(t *testing.T) {
 		t.Fatalf("%d journal entries held, more than the limits allow (%d)", maxKept, bound)
 	}
 	// The limits were reached, or nothing was shown: every session that is
-	// never reset made more calls than its journal holds.
+	// never reset made more calls than its journal holds. (Its totals say
+	// so even once it has ended: a call cut short at the deadline may end
+	// the client's session.)
 	for _, id := range loopIDs {
 		var info control.SessionInfo
 		mustJSON(t, hc, base+"/control/sessions/"+id, &info)
-		if info.Journal == nil || info.Journal.Dropped == 0 || info.Journal.Kept != journalLimit {
+		if j := info.Journal; j == nil || j.Calls <= journalLimit || j.Dropped == 0 || j.Kept+j.Dropped != j.Calls {
 			t.Fatalf("session %s never filled its journal: %+v", id, info.Journal)
 		}
 	}
