@@ -117,3 +117,39 @@ func TestIdleTimeout(t *testing.T) {
 		t.Fatalf("journal of the timed-out session: %d %s", code, body)
 	}
 }
+
+// TestEndedSessionsKeptByEndOrder: once more sessions have ended than are
+// kept, the ones that ended first go — not the first created: a session
+// kept open for hours that has just ended is the one a test reads next.
+func TestEndedSessionsKeptByEndOrder(t *testing.T) {
+	s := newTestServer(t, Options{Seed: 42, MaxSessions: 2})
+	ended := func(name string) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			if ws := s.sessions.lookup(name); ws != nil && ws.closed.Load() {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("session %s not ended after 5s", name)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	long := connectMemory(t, s, "long")
+	x := connectMemory(t, s, "x")
+	_ = x.Close()
+	ended("x")
+	y := connectMemory(t, s, "y")
+	_ = y.Close()
+	ended("y")
+	_ = long.Close()
+	ended("long")
+	var names []string
+	for _, info := range s.Sessions() {
+		names = append(names, info.ID)
+	}
+	if strings.Join(names, ",") != "long,y" {
+		t.Fatalf("kept %v, want long and y (x ended first)", names)
+	}
+}

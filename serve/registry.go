@@ -1,10 +1,12 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -47,9 +49,10 @@ type registry struct {
 	order    []*worldSession // creation order; ended ones are dropped oldest first
 	nextKey  uint64
 	live     int
-	pending  int // new HTTP sessions being set up (see reserve)
-	evicted  int // sessions closed to make room for a new one
-	timedOut int // sessions closed by the idle timeout
+	pending  int    // new HTTP sessions being set up (see reserve)
+	evicted  int    // sessions closed to make room for a new one
+	timedOut int    // sessions closed by the idle timeout
+	ends     uint64 // sessions ended so far: numbers them in the order they ended
 }
 
 func newRegistry(bases *baseCache, seed uint64, profile *engine.FaultProfile, max, journalLimit int, log *slog.Logger) *registry {
@@ -167,6 +170,8 @@ func (r *registry) closeMCP(ss *mcp.ServerSession) *worldSession {
 // endLocked ends a live session for reason. Must be called with mu held.
 func (r *registry) endLocked(ws *worldSession, reason string) {
 	ws.end(reason, r.endedLimit)
+	r.ends++
+	ws.endSeq = r.ends
 	r.live--
 	switch reason {
 	case endEvicted:
@@ -216,27 +221,30 @@ func (r *registry) idleSince(cutoff time.Time) []*worldSession {
 	return out
 }
 
-// evictClosed drops the oldest ended sessions beyond max. Must be called
-// with mu held.
+// evictClosed drops the ended sessions beyond max that ended first (not
+// the first created: a session kept for hours that has just ended is the
+// one a test is about to read). Must be called with mu held.
 func (r *registry) evictClosed() {
-	closed := 0
+	var ended []*worldSession
 	for _, ws := range r.order {
 		if ws.closed.Load() {
-			closed++
+			ended = append(ended, ws)
 		}
 	}
-	if closed <= r.max {
+	if len(ended) <= r.max {
 		return
 	}
-	drop := closed - r.max
+	slices.SortFunc(ended, func(a, b *worldSession) int { return cmp.Compare(a.endSeq, b.endSeq) })
+	drop := make(map[*worldSession]bool, len(ended)-r.max)
+	for _, ws := range ended[:len(ended)-r.max] {
+		drop[ws] = true
+		delete(r.byID, ws.id)
+	}
 	kept := r.order[:0]
 	for _, ws := range r.order {
-		if drop > 0 && ws.closed.Load() {
-			delete(r.byID, ws.id)
-			drop--
-			continue
+		if !drop[ws] {
+			kept = append(kept, ws)
 		}
-		kept = append(kept, ws)
 	}
 	clear(r.order[len(kept):])
 	r.order = kept

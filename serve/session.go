@@ -47,6 +47,7 @@ type worldSession struct {
 	inflight   atomic.Int32
 	lastActive atomic.Int64
 	ended      atomic.Pointer[string] // nil while live; then why it ended
+	endSeq     uint64                 // the order it ended in (under registry.mu)
 
 	// logLevel is the level the client set with logging/setLevel (nil: none
 	// yet, so nothing is sent to it; see tellClient).
