@@ -91,6 +91,9 @@ func (s *Session) Call(tool string, args map[string]any) Result {
 	}
 	res := s.call(t, idx, args)
 	s.elapsed += res.Latency
+	if s.watched != nil && !s.watchedRead && res.Err == nil {
+		s.watchedRead = res.returns(s.watched)
+	}
 	s.record(idx, start, args, &res)
 	s.afterCall()
 	return res
@@ -186,6 +189,21 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 		res.Record, res.Records, res.Deleted = nil, nil, ""
 	}
 	return res
+}
+
+// returns reports whether the result shows rec to its caller: as the
+// record of a get or a write, or among a list's items.
+func (r *Result) returns(rec *Record) bool {
+	same := func(x *Record) bool { return x != nil && x.typ == rec.typ && x.id == rec.id }
+	if same(r.Record) {
+		return true
+	}
+	for _, x := range r.Records {
+		if same(x) {
+			return true
+		}
+	}
+	return false
 }
 
 // timedOut makes res the timeout its caller sees under faults.

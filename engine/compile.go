@@ -55,6 +55,7 @@ func (c *compiler) compile() *World {
 	w := &World{
 		Name:          s.World.Raw,
 		Description:   strings.TrimSpace(s.Description),
+		Instructions:  strings.TrimSpace(s.Instructions),
 		Version:       1,
 		Epoch:         defaultEpoch,
 		typeByName:    map[string]*RecordType{},

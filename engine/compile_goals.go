@@ -87,6 +87,7 @@ func (c *compiler) outcomeVars(g *Goal) []variable {
 		{"errors", types.NewMapType(types.StringType, types.IntType)},
 		{"ignored_retry_after", types.IntType},
 		{"failed_calls", types.IntType},
+		{"read_target", types.BoolType},
 		{"now", types.TimestampType},
 	}
 }

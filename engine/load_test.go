@@ -130,7 +130,7 @@ func TestBadWorlds(t *testing.T) {
 			"21:7: faults flaky: unknown tool \"get_notes\"",
 		}},
 		{"unknown_top_key.yaml", []string{
-			"11:1: unknown field \"tool\" (expected one of: world, version, description, seed, epoch, variants, types, tools, invariants, faults, goals, lexicon)",
+			"11:1: unknown field \"tool\" (expected one of: world, version, description, seed, epoch, variants, types, tools, invariants, faults, goals, lexicon, instructions)",
 		}},
 		{"unknown_variant.yaml", []string{
 			"18:7: tool get_note: unknown variant \"vague\" (the world's variants are clear, ambiguous)",

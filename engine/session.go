@@ -122,8 +122,13 @@ type Session struct {
 	shared sharedParts
 
 	concurrent pendingConcurrent // spec nil: no other actor
-	recView    recordsView
-	act        activation // scratch for one call's rule evaluations
+	// watched is the target of the attempt begun in the session;
+	// watchedRead says a successful call returned it (read_target): the
+	// end state cannot show what a read returned, so the session notes it.
+	watched     *Record
+	watchedRead bool
+	recView     recordsView
+	act         activation // scratch for one call's rule evaluations
 }
 
 // sharedParts is a set of Session parts shared after a Fork.

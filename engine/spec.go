@@ -61,6 +61,10 @@ type worldSpec struct {
 	Goals       Ordered[goalSpec]    `yaml:"goals"`
 	Lexicon     Ordered[[]string]    `yaml:"lexicon"`
 	Pos         Pos                  `yaml:"-"`
+
+	// Instructions are what a served world tells an MCP client about
+	// itself; the description, which says what a run judges, never is.
+	Instructions string `yaml:"instructions"`
 }
 
 type typeSpec struct {

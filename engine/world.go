@@ -273,6 +273,11 @@ type World struct {
 	profileByName map[string]*FaultProfile
 	errorCodes    []string // every error code a call can return, sorted
 	env           *celEnv
+
+	// Instructions are for the agent under test, sent as the MCP
+	// instructions when the world is served: what the service is, never
+	// what is measured ("" sends none). Description is for people.
+	Instructions string
 }
 
 // Type returns the named record type or nil.

@@ -741,7 +741,11 @@ func (m *Model) readMessage(ti int, e *engine.ToolError, lv attentionLevel) mess
 	if ok {
 		return r
 	}
-	r = m.interpretMessage(ti, e.Message, lv)
+	msg := e.Message
+	if lv == seeFirst {
+		msg = skimMessage(msg)
+	}
+	r = m.interpretMessage(ti, msg, lv)
 	tab.mu.Lock()
 	if tab.messages == nil {
 		tab.messages = map[messageKey]messageReading{}
@@ -749,6 +753,21 @@ func (m *Model) readMessage(ti int, e *engine.ToolError, lv attentionLevel) mess
 	tab.messages[key] = r
 	tab.mu.Unlock()
 	return r
+}
+
+// skimMessage is what a reader of first sentences reads of an error
+// message: its first sentence, and the next while it has read fewer than
+// skimWords content words, as it skims a description.
+func skimMessage(msg string) string {
+	ss := sentences(msg)
+	words := 0
+	for i, s := range ss {
+		words += len(stems(s))
+		if words >= skimWords || i == 1 {
+			return strings.Join(ss[:i+1], " ")
+		}
+	}
+	return msg
 }
 
 // hashWithoutDigits is FNV-1a over the text's bytes but its ASCII digits.
@@ -909,7 +928,7 @@ func (a *agent) readBackTool(ti int, target *resolved) int {
 // ti again, or instead of ti. True when it redirected.
 func (a *agent) redirectAfter(ti int, e *engine.ToolError) bool {
 	name := a.m.world.Tools
-	if r := a.m.readMessage(ti, e, a.c.level); r.tool >= 0 && a.fresh(r.tool) && a.dice.advice.float() < a.tr.Attention {
+	if r := a.m.readMessage(ti, e, a.c.level); r.tool >= 0 && a.fresh(r.tool) && a.readsMessages() {
 		a.redirect = r.tool
 		how := "instead"
 		if r.first {
@@ -926,6 +945,18 @@ func (a *agent) redirectAfter(ti int, e *engine.ToolError) bool {
 		return true
 	}
 	return false
+}
+
+// readsMessages reports whether the agent reads an error message it could
+// act on. An error message is short and addressed to the caller: a reader
+// of first sentences reads its first sentences (readMessage gives it no
+// more), a full reader all of it; one that reads tool names only reads it
+// with probability attention.
+func (a *agent) readsMessages() bool {
+	if a.c.level >= seeFirst {
+		return true
+	}
+	return a.dice.advice.float() < a.tr.Attention
 }
 
 // fresh: the tool was not tried for this action and did no earlier one.

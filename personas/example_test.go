@@ -26,24 +26,8 @@ func TestWorkedExampleLibrary(t *testing.T) {
 		models[v] = newModel(t, w, v)
 	}
 	var sb strings.Builder
-	cols := []struct{ persona, variant string }{{"hasty", "clear"}, {"novice", "clear"}, {"novice", "terse"}, {"careful", "clear"}, {"careful", "terse"}}
-	sb.WriteString("| tool |")
-	for _, c := range cols {
-		fmt.Fprintf(&sb, " %s, %s |", c.persona, c.variant)
-	}
-	sb.WriteString("\n|---|---:|---:|---:|---:|---:|\n")
-	scores := make([][]ToolScore, len(cols))
-	for i, c := range cols {
-		scores[i] = models[c.variant].Scores(pack.Get(c.persona), g)
-	}
-	for ti, tool := range w.Tools {
-		fmt.Fprintf(&sb, "| %s |", tool.Name)
-		for i := range cols {
-			s := scores[i][ti]
-			fmt.Fprintf(&sb, " %.2f (%s) |", s.Score, percent(s.P))
-		}
-		sb.WriteString("\n")
-	}
+	cols := []exampleColumn{{"hasty", "clear"}, {"novice", "clear"}, {"novice", "terse"}, {"careful", "clear"}, {"careful", "terse"}}
+	writeScoreTable(&sb, w, models, pack, g, cols)
 	ex := models["clear"].ExplainChoice(pack.Get("careful"), g)
 	act := ex.Actions[0]
 	fmt.Fprintf(&sb, "\nThe goal's action as read: verb *%s*, confidence %.2f (how well the best tool's action matches it); meant tool: `%s` (found by %s).\n", act.Verb, act.Confidence, ex.Meant, ex.MeantHow)
@@ -123,5 +107,5 @@ func replaceDocBlock(t *testing.T, path, name, block string) {
 		}
 		return
 	}
-	t.Errorf("%s's %s block is out of date; run go test ./personas -run TestWorkedExampleLibrary -update\nwant:\n%s", path, name, block)
+	t.Errorf("%s's %s block is out of date; run go test ./personas -run TestWorkedExample -update\nwant:\n%s", path, name, block)
 }

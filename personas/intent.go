@@ -3,6 +3,7 @@ package personas
 import (
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // A goal's intent is read as one or more actions: "Return the lamp I
@@ -20,6 +21,7 @@ type intentWord struct {
 // intent is one action an agent matches tools against.
 type intent struct {
 	verb     string       // the action asked for (a key: "delet", "call off")
+	senses   []string     // what the verb's particle says it does ("bump up": raise, increase), matched at particleWeight
 	words    []intentWord // context words, the verb excluded
 	total    float64      // the context words' weight
 	reads    bool         // the verb only asks to look something up
@@ -112,8 +114,17 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		for i, w := range ws {
 			if _, first := r.augment(ws[i:]); len(first) > 0 {
 				// "take down" is an action; "go ahead" is a light verb's
-				// phrase unless an API lexicon knows it.
-				if k := first[0]; isAction(k) && (!lightVerbs[w] || strong(k)) {
+				// phrase unless an API lexicon knows it. The longest
+				// phrase that is an action wins: "hang on to", else
+				// "hang on".
+				k := ""
+				for _, f := range first {
+					if isAction(f) && (!lightVerbs[w] || strong(f)) {
+						k = f
+						break
+					}
+				}
+				if k != "" {
 					if !slices.Contains(verbs, k) {
 						verbs = append(verbs, k)
 					}
@@ -164,9 +175,25 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	return out
 }
 
+// particleSenses are the actions a phrasal verb's particle names by
+// itself: whatever "bump up", "jack up" or "ramp up" mean exactly, they
+// raise something; "take offline", "switch off" disable; "roll back",
+// "set back" restore.
+var particleSenses = map[string][]string{
+	key("up"):      {key("raise"), key("increase")},
+	key("down"):    {key("lower"), key("reduce")},
+	key("off"):     {key("disable"), key("stop")},
+	key("offline"): {key("disable")},
+	key("online"):  {key("enable")},
+	key("back"):    {key("restore"), key("undo")},
+}
+
 // newIntent weighs words for one action verb.
 func newIntent(words []string, verb string) intent {
 	in := intent{verb: verb, reads: readVerbs[verb], words: make([]intentWord, 0, len(words))}
+	if i := strings.LastIndexByte(verb, ' '); i > 0 {
+		in.senses = particleSenses[verb[i+1:]]
+	}
 	for _, w := range words {
 		in.preserve = in.preserve || preserveWords[w]
 		in.repeat = in.repeat || repeatWords[w]
@@ -181,6 +208,43 @@ func newIntent(words []string, verb string) intent {
 		in.total += wt
 	}
 	return in
+}
+
+// knownPlaceholder is a value the goal names ("to {{knows.slot}}").
+var knownPlaceholder = regexp.MustCompile(`\{\{\s*knows\.([A-Za-z0-9_]+)\s*\}\}`)
+
+// placeholderNoise are words of a knows key that say nothing about the
+// value's kind: a person reading "to Thu 15:00" sees a time, not that it
+// was given.
+var placeholderNoise = stemSet("id", "given", "new", "value", "target", "old", "the")
+
+// knownValueWords are the words of the knows keys an intent writes into
+// its sentence ("Move it to {{knows.slot}}" → slot). A person reading the
+// filled-in sentence sees a time, an email address, a priority, and knows
+// the tool must take one; a reader of the template sees nothing there.
+// Ids and names say nothing of the kind.
+func knownValueWords(intent string) []string {
+	var out []string
+	for _, mt := range knownPlaceholder.FindAllStringSubmatch(intent, -1) {
+		for _, w := range stems(nameWords(mt[1])) {
+			if !placeholderNoise[w] && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// addContext adds words the goal's sentence implies as context, at the
+// weight of a word it says.
+func (in *intent) addContext(words []string) {
+	for _, w := range words {
+		if w == in.verb || containsWord(in.verb, w) || constraintWords[w] || slices.ContainsFunc(in.words, func(iw intentWord) bool { return iw.stem == w }) {
+			continue
+		}
+		in.words = append(in.words, intentWord{stem: w, weight: 1})
+		in.total++
+	}
 }
 
 // containsWord reports whether phrase key k has w as one of its words.

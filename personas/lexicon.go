@@ -96,6 +96,15 @@ var builtinLexicon = slices.Concat(
 		group(1.0, "schedule", "book"),
 		group(1.0, "revoke", "rescind", "withdraw"),
 		group(1.0, "suspend", "pause"),
+		// Phrasal verbs whose particle is a stop word, as every speaker
+		// reads them: to hang on to a thing is to keep it.
+		group(0.9, "keep", "hang on to", "hold on to", "hang onto", "hold onto", "retain"),
+		group(1.0, "log in", "sign in", "log on"),
+		group(1.0, "log out", "sign out", "log off"),
+		group(1.0, "turn on", "switch on"),
+		group(1.0, "turn off", "switch off"),
+		pair(0.7, "enable", "turn on", "switch on"),
+		pair(0.7, "disable", "turn off", "switch off"),
 	},
 	// Verbs that change a record without saying "update": a record API's
 	// update is how they are done.
@@ -162,7 +171,19 @@ func worldLexicon(world map[string][]string) *lexicon {
 
 // key is the lexicon key of a word or phrase: its stems (stop words
 // dropped) joined by one space.
-func key(text string) string { return strings.Join(stems(text), " ") }
+// A phrasal verb's key stands for its verb: "log in" is "log in", not "log
+// log in".
+func key(text string) string {
+	toks := tokenize(text, nil)
+	ws := make([]string, 0, len(toks))
+	for i, t := range toks {
+		if t.tool >= 0 || i+1 < len(toks) && toks[i+1].phrase && strings.HasPrefix(toks[i+1].word, t.word+" ") {
+			continue
+		}
+		ws = append(ws, t.word)
+	}
+	return strings.Join(ws, " ")
+}
 
 func (lx *lexicon) addRelation(r relation) {
 	keys := make([]string, len(r.words)) // each word stemmed once

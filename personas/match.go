@@ -100,6 +100,28 @@ func (mt *matcher) find(a string, asVerb bool, seqs ...[]string) matches {
 	return ms
 }
 
+// particleWeight is how much a phrasal verb's particle alone says what it
+// does: a tool that raises is likely, not surely, how to bump up.
+const particleWeight = 0.4
+
+// findVerb is find for an intent's verb, and for the senses of its
+// particle at particleWeight. Those senses are broad ("raise" a priority,
+// "raise" a problem), so they are looked for only where a tool names its
+// action.
+func (mt *matcher) findVerb(in *intent, seqs ...[]string) matches {
+	ms := mt.find(in.verb, true, seqs...)
+	for _, s := range in.senses {
+		alt := mt.find(s, true, seqs...)
+		for _, w := range alt {
+			if w.kind != relNone {
+				w.weight *= particleWeight
+				ms.add(w)
+			}
+		}
+	}
+	return ms
+}
+
 // opposition is the first of a tool's action words that opposes verb, or
 // opposes a word the domain or world holds to be the same as verb (hide ≈
 // archive, so unarchive opposes hide).
@@ -133,8 +155,8 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 		for lv := range views[ti] {
 			v := &views[ti][lv]
 			tm := &rd.tools[ti][lv]
-			tm.verbPlace = mt.find(in.verb, true, v.verbs)
-			tm.incidental = mt.find(in.verb, true, v.words)
+			tm.verbPlace = mt.findVerb(&in, v.verbs)
+			tm.incidental = mt.find(in.verb, true, v.words) // a particle's sense counts only where a tool names its action
 			tm.negated = mt.find(in.verb, true, v.negated)
 			tm.opposed = mt.opposition(in.verb, v.verbs)
 			tm.also = mt.find(in.verb, true, v.also)

@@ -332,6 +332,10 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	gv := &goalView{goal: g, idKeyFor: map[string]string{}}
 	strong := func(k string) bool { return m.verbs[k] || m.rel.isActionWord(k) }
 	gv.actions = parseIntentWith(removePlaceholders(g.Intent), m.isAction, strong, m.rel)
+	known := knownValueWords(g.Intent)
+	for i := range gv.actions {
+		gv.actions[i].addContext(known)
+	}
 	for _, in := range gv.actions {
 		gv.readings = append(gv.readings, mt.newReading(in, m.views))
 	}
@@ -420,6 +424,7 @@ func (gv *goalView) newChoice(m *Model, tr Traits) *choice {
 	c.acts = make([]dist, len(gv.actions))
 	for i, rd := range gv.readings {
 		c.acts[i] = m.newDist(rd, m.all, tr)
+		c.acts[i].lapse(lapseShare(c.acts[i].scores, m.informed(rd, m.all, c.level)), tr.Noise)
 		if i > 0 {
 			c.acts[i].covers = m.coverage(rd, m.all, tr)
 		}

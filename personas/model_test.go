@@ -3,8 +3,8 @@ package personas
 import (
 	"flag"
 	"fmt"
+	"github.com/herd-sh/herd/engine"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -159,26 +159,10 @@ func TestWorkedExample(t *testing.T) {
 	g := w.Goal("hide_contact")
 	b := Builtin()
 	var sb strings.Builder
-	cols := []struct{ persona, variant string }{{"hasty", "clear"}, {"hasty", "ambiguous"}, {"careful", "clear"}, {"careful", "ambiguous"}}
+	cols := []exampleColumn{{"hasty", "clear"}, {"hasty", "ambiguous"}, {"careful", "clear"}, {"careful", "ambiguous"}}
 	models := map[string]*Model{"clear": newModel(t, w, "clear"), "ambiguous": newModel(t, w, "ambiguous")}
-	sb.WriteString("| tool |")
-	for _, c := range cols {
-		fmt.Fprintf(&sb, " %s, %s |", c.persona, c.variant)
-	}
-	sb.WriteString("\n|---|---:|---:|---:|---:|\n")
-	scores := make([][]ToolScore, len(cols))
-	for i, c := range cols {
-		scores[i] = models[c.variant].Scores(b.Get(c.persona), g)
-	}
-	for ti, tool := range w.Tools {
-		fmt.Fprintf(&sb, "| %s |", tool.Name)
-		for i := range cols {
-			s := scores[i][ti]
-			fmt.Fprintf(&sb, " %.2f (%s) |", s.Score, percent(s.P))
-		}
-		sb.WriteString("\n")
-	}
-	sb.WriteString("\nWhere careful's scores come from (words = action × (0.5 + 0.5 × context); score = words + cues + mismatch + redirect + trust + promo + order):\n\n")
+	writeScoreTable(&sb, w, models, b, g, cols)
+	sb.WriteString("\nWhere careful's scores come from (words = 0.5 × action + 0.5 × (action + unsure) × context; score = words + cues + mismatch + redirect + trust + promo + order):\n\n")
 	sb.WriteString("| variant | tool | action | context | words | cues | mismatch | redirect | trust + promo + order | score |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, variant := range []string{"clear", "ambiguous"} {
 		for _, p := range models[variant].Explain(b.Get("careful"), g) {
@@ -188,30 +172,32 @@ func TestWorkedExample(t *testing.T) {
 			fmt.Fprintf(&sb, "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", variant, p.Tool, p.Action, p.Context, p.Words, p.Cues, p.Mismatch, p.Redirect, p.Trust+p.Promo+p.Order, p.Score)
 		}
 	}
-	block := sb.String()
+	replaceDocBlock(t, "../docs/personas.md", "worked-example", sb.String())
+}
 
-	const path = "../docs/personas.md"
-	const begin, end = "<!-- worked-example:begin -->\n", "<!-- worked-example:end -->"
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+// exampleColumn is one column of a worked example's score table.
+type exampleColumn struct{ persona, variant string }
+
+// writeScoreTable writes one row per tool and one column per (persona,
+// variant): the score and, in brackets, the first-choice probability.
+func writeScoreTable(sb *strings.Builder, w *engine.World, models map[string]*Model, pack *Pack, g *engine.Goal, cols []exampleColumn) {
+	sb.WriteString("| tool |")
+	for _, c := range cols {
+		fmt.Fprintf(sb, " %s, %s |", c.persona, c.variant)
 	}
-	i, j := strings.Index(string(doc), begin), strings.Index(string(doc), end)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no worked-example markers", path)
+	sb.WriteString("\n|---|" + strings.Repeat("---:|", len(cols)) + "\n")
+	scores := make([][]ToolScore, len(cols))
+	for i, c := range cols {
+		scores[i] = models[c.variant].Scores(pack.Get(c.persona), g)
 	}
-	current := string(doc[i+len(begin) : j])
-	if current == block {
-		return
-	}
-	if *update {
-		out := string(doc[:i+len(begin)]) + block + string(doc[j:])
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
+	for ti, tool := range w.Tools {
+		fmt.Fprintf(sb, "| %s |", tool.Name)
+		for i := range cols {
+			s := scores[i][ti]
+			fmt.Fprintf(sb, " %.2f (%s) |", s.Score, percent(s.P))
 		}
-		return
+		sb.WriteString("\n")
 	}
-	t.Errorf("docs/personas.md's worked example is out of date; run go test ./personas -run TestWorkedExample -update\nwant:\n%s", block)
 }
 
 func percent(p float64) string {

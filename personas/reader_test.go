@@ -116,18 +116,28 @@ func TestReaderNoVerbMatchIsUnsure(t *testing.T) {
 	if c := m.Confidence(p, g); c > 0.2 {
 		t.Errorf("no tool says it frobnicates: confidence %.2f", c)
 	}
-	lo, hi := 1.0, 0.0
+	// Unsure, not blind: what the tools say about the goal's object still
+	// counts, at reduced weight, so the tool that shares none of it
+	// (create_widget says nothing of settings) is the least likely.
+	hi := 0.0
 	for _, s := range sc {
-		lo, hi = math.Min(lo, s.P), math.Max(hi, s.P)
+		hi = math.Max(hi, s.P)
 	}
-	if hi-lo > 0.25 {
-		t.Errorf("no verb match: the choice should be nearly flat, got %+v", sc)
+	if !(pOf(sc, "create_widget") < pOf(sc, "update_widget") && pOf(sc, "create_widget") < pOf(sc, "delete_widget")) {
+		t.Errorf("no verb match: the tools that share the goal's object lead the one that does not: %+v", sc)
 	}
-	sc, m, g = readerScores(t, "Delete the widget {{target.name}}", tools, "", p)
+	for _, s := range sc {
+		if s.Score > 0.3 {
+			t.Errorf("no verb match: every score stays low (unsure), got %+v", sc)
+		}
+	}
+	sd, m, g := readerScores(t, "Delete the widget {{target.name}}", tools, "", p)
 	if c := m.Confidence(p, g); c < 0.9 {
 		t.Errorf("delete_widget says it deletes: confidence %.2f", c)
 	}
-	_ = sc
+	if pd := pOf(sd, "delete_widget"); pd <= hi {
+		t.Errorf("a matched verb gives a surer choice (%.3f) than no match (%.3f)", pd, hi)
+	}
 }
 
 func TestReaderDocstringSectionsAreNotActions(t *testing.T) {
@@ -434,5 +444,35 @@ func TestReaderWordsAboutOtherTools(t *testing.T) {
 	m, _ := NewModel(w, "v")
 	if a := partOf(m.Explain(Builtin().Get("careful"), g), "update_ticket").Action; a != 0 {
 		t.Errorf("update_ticket does not close tickets: action %.2f", a)
+	}
+}
+
+// A negation scopes over its own verb, not over a tool named after it: "an
+// order that has not shipped with cancel_order" sends the reader to
+// cancel_order; "do not use X" and "instead of calling X" send it away.
+func TestReaderRedirectNegationScope(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		away bool
+	}{
+		{"Return a delivered order. Orders that have not been delivered cannot be returned; cancel an order that has not shipped with cancel_order.", false},
+		{"Return a delivered order. Cancel one that was never shipped using cancel_order.", false},
+		{"Return a delivered order. Do not use cancel_order for delivered orders.", true},
+		{"Return a delivered order instead of calling cancel_order.", true},
+		{"Return a delivered order, not cancel_order.", true},
+	} {
+		tools := []rtool{
+			{name: "return_order", kind: "custom", text: tc.text},
+			{name: "cancel_order", kind: "custom", text: "Cancel an order."},
+		}
+		w, _ := readerWorld(t, "Cancel the order {{target.name}}", tools, "")
+		m, err := NewModel(w, "v")
+		if err != nil {
+			t.Fatal(err)
+		}
+		reds := m.views[0][seeEverything].redirects
+		if len(reds) != 1 || reds[0].other != 1 || reds[0].away != tc.away {
+			t.Errorf("%q: redirects %+v, want one about cancel_order with away=%v", tc.text, reds, tc.away)
+		}
 	}
 }

@@ -20,11 +20,13 @@ func IsStopWord(word string) bool { return stopWords[word] }
 // summary line, a markdown description's first prose sentence, past titles,
 // labels, sections and emoji — and the next one too when the first is a
 // single word. (Within a world, sentences most tools share are
-// boilerplate and skipped as well; that needs the world's other tools.)
+// boilerplate and skipped as well; that needs the world's other tools. A
+// skimming persona reads on a little further, to a budget of eight content
+// words: see skimWords.)
 func FirstSentence(description string) string {
 	tt := toolText{segs: readStructure(description)}
 	var parts []string
-	for _, i := range tt.skimmed() {
+	for _, i := range tt.skimmed(firstSentenceWords) {
 		parts = append(parts, tt.segs[i].text)
 	}
 	return strings.Join(parts, " ")

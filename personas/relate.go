@@ -95,6 +95,7 @@ type relater struct {
 	antonyms      map[string]map[string]bool
 	general       generalEnglish
 	phrases       map[string][]generalPhrase // first token → phrases, longest first
+	compounds     map[string]string          // a two-word phrase written as one word ("rollback") → its key ("roll back")
 }
 
 // builtinRelations are what every relater starts from: the domain lexicon,
@@ -110,12 +111,21 @@ var builtinRelations = sync.OnceValue(func() *relater {
 		r.addPhrase(p)
 	}
 	r.sortPhrases()
+	r.compounds = map[string]string{}
+	for _, ps := range r.phrases {
+		for _, p := range ps {
+			if len(p.words) == 2 {
+				r.compounds[p.words[0]+p.words[1]] = p.key
+			}
+		}
+	}
 	return r
 })
 
 func newRelater(world map[string][]string) *relater {
 	b := builtinRelations()
-	r := &relater{world: worldLexicon(world), domain: b.domain, antonyms: b.antonyms, general: b.general, phrases: b.phrases}
+	r := &relater{world: worldLexicon(world), domain: b.domain, antonyms: b.antonyms, general: b.general, phrases: b.phrases,
+		compounds: b.compounds}
 	if ps := r.world.phrases(); len(ps) > 0 {
 		// The world's phrases join the built-in ones in a copy.
 		r.phrases = make(map[string][]generalPhrase, len(b.phrases)+len(ps))
@@ -203,14 +213,36 @@ func (r *relater) opposes(a, b string) bool {
 	return r.general.antonym(a, b)
 }
 
-// augment appends to seq the phrase keys it contains ("call off"), so
-// that a phrase matches as a whole while its words still match alone.
-// first lists the phrase keys that begin at seq's first word.
+// augment appends to seq the phrase keys it contains ("call off", or
+// "rollback" for "roll back"), so that a phrase matches as a whole while its
+// words still match alone. A
+// verb and its particle may stand apart, around a short object ("bump the
+// ticket up", "take the record offline"). first lists the phrase keys that
+// begin at seq's first word.
 func (r *relater) augment(seq []string) (out []string, first []string) {
 	out = seq
+	// "log in", "hang on to": the tokenizer put a phrasal verb whose
+	// particle is a stop word right after its verb; the longest comes
+	// first.
+	for j := min(len(seq)-1, 2); j >= 1; j-- {
+		if extendsVerb(seq, j) {
+			first = append(first, seq[j])
+		}
+	}
 	for i := range seq {
+		// "rollback_deploy", "Shutdown the server": a phrasal verb
+		// written as one word is that phrase.
+		if k, ok := r.compounds[seq[i]]; ok && !slices.Contains(out[len(seq):], k) {
+			if len(out) == len(seq) {
+				out = slices.Clip(out)
+			}
+			out = append(out, k)
+			if i == 0 {
+				first = append(first, k)
+			}
+		}
 		for _, p := range r.phrases[seq[i]] {
-			if i+len(p.words) <= len(seq) && slices.Equal(seq[i:i+len(p.words)], p.words) {
+			if i+len(p.words) <= len(seq) && slices.Equal(seq[i:i+len(p.words)], p.words) || separated(seq, i, p.words) {
 				if !slices.Contains(out[len(seq):], p.key) {
 					if len(out) == len(seq) {
 						out = slices.Clip(out)
@@ -224,6 +256,44 @@ func (r *relater) augment(seq []string) (out []string, first []string) {
 		}
 	}
 	return out, first
+}
+
+// extendsVerb reports whether seq[j] is a phrasal verb's key the
+// tokenizer put after seq[0], its verb ("log" "log in" "log in to").
+func extendsVerb(seq []string, j int) bool {
+	if !phrasalKeys()[seq[j]] || !strings.HasPrefix(seq[j], seq[0]+" ") {
+		return false
+	}
+	for k := 1; k < j; k++ {
+		if !strings.HasPrefix(seq[k], seq[0]+" ") {
+			return false
+		}
+	}
+	return true
+}
+
+// particles are the words a phrasal verb may carry after its object.
+// "out" is left out: after an object it is mostly "out of" ("mark the
+// item as out of stock"), which the reader's stop words hide.
+var particles = stemSet("up", "down", "off", "back", "over", "away", "offline", "online", "aside", "forward",
+	"through", "together", "apart")
+
+// maxObjectWords is how many words may stand between a verb and its
+// particle: "take {the www record} offline".
+const maxObjectWords = 2
+
+// separated reports whether the two-word phrasal verb words starts at
+// seq[i] with its particle after an object of at most maxObjectWords words.
+func separated(seq []string, i int, words []string) bool {
+	if len(words) != 2 || !particles[words[1]] {
+		return false
+	}
+	for j := i + 2; j < len(seq) && j <= i+1+maxObjectWords; j++ {
+		if seq[j] == words[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // generalRelation is one general-English relation of a word.

@@ -16,6 +16,10 @@ const (
 	// matches (the gate). Both are shares, so a wordy goal and a terse one
 	// with the same action and object score alike.
 	verbShare = 0.5
+	// unsureGate is how far the context words count for a tool that does
+	// not name the goal's action when no tool does (scaled down as the
+	// best tool's action match rises to 1).
+	unsureGate = 0.5
 	// incidentalWeight: the verb found elsewhere than where a tool names
 	// its action ("…hides it from the list", "capture_charge") counts
 	// this much.
@@ -26,7 +30,8 @@ const (
 	warnWeight     = 0.3
 	reassureWeight = 0.15
 	// distrustWeight scales caution when a tool's name, annotations and
-	// text disagree and the goal has constraints.
+	// text disagree and the goal has constraints or does not ask to
+	// destroy.
 	distrustWeight = 0.3
 	// promoWeight scales credulity × promotional cues.
 	promoWeight = 0.4
@@ -73,7 +78,7 @@ type ScoreParts struct {
 	// Context is the share of the goal's other words the tool's text
 	// covers, in [0, 1]; it counts only as far as Action is positive.
 	Context  float64 `json:"context"`
-	Words    float64 `json:"words"`    // Action × (0.5 + 0.5 × Context); Action alone when negative
+	Words    float64 `json:"words"`    // 0.5 × Action + 0.5 × (Action + unsure) × Context; Action alone when negative
 	Cues     float64 `json:"cues"`     // caution × (reassurances − warnings), when the goal has constraints
 	Mismatch float64 `json:"mismatch"` // -0.5 when it reads and the goal needs a change, or the other way
 	Redirect float64 `json:"redirect"` // word score moved in (+) or out (−) by "use X instead" sentences
@@ -94,6 +99,17 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 	base := make([]float64, len(cands))
 	pos := make(map[int]int, len(cands))
 	confidence := 0.0
+	// A goal that asks to delete or purge accepts the loss it warns of.
+	destroys := m.rel.inFamily(in.verb, "delete", 0.8)
+	// The gate is relative to the best action match: when no tool says it
+	// does what the goal asks, the reader still goes by what the tools
+	// say about the goal's object, unsure (at most unsureGate of the
+	// context's weight) rather than blind.
+	best := 0.0
+	for _, ti := range cands {
+		best = math.Max(best, actionMatch(&rd.tools[ti][lv], lit))
+	}
+	unsure := unsureGate * (1 - math.Min(best, 1))
 	for i, ti := range cands {
 		pos[ti] = i
 		v := &rd.views[ti][lv]
@@ -105,20 +121,26 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		p.Context = contextMatch(in, tm, lit)
 		gate := math.Max(a, 0)
 		confidence = math.Max(confidence, gate)
-		if a > 0 {
-			p.Words = a * (verbShare + (1-verbShare)*p.Context)
+		if a >= 0 {
+			p.Words = a*verbShare + (1-verbShare)*(a+unsure)*p.Context
 		} else {
-			p.Words = a
+			p.Words = a // an opposite or a denial wins nothing on shared words
 		}
 		// A reassurance makes a fitting tool safer; it does not make an
 		// unfitting one fit. A warning lowers any tool.
-		if in.preserve {
+		switch {
+		case in.preserve:
 			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cuePreserveReassure])*gate - warnWeight*saturate(v.cues[cuePreserveWarn]))
+		case !destroys:
+			// Irreversible loss is to be avoided whenever the goal does
+			// not ask for it, said or not: the warnings weigh. A promise
+			// to keep data only matters to a goal that says keep.
+			p.Cues -= tr.Caution * warnWeight * saturate(v.cues[cuePreserveWarn])
 		}
 		if in.repeat {
 			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cueRepeatReassure])*gate - warnWeight*saturate(v.cues[cueRepeatWarn]))
 		}
-		if v.disagree != "" && (in.preserve || in.repeat) {
+		if v.disagree != "" && (in.preserve || in.repeat || !destroys) {
 			p.Trust = -tr.Caution * distrustWeight
 		}
 		p.Promo = tr.Credulity * promoWeight * saturate(v.promo) * gate
@@ -321,4 +343,84 @@ func (m *Model) coverage(rd *reading, cands []int, tr Traits) []bool {
 		}
 	}
 	return out
+}
+
+// The lapse ("trembling hand"): even a careful reader sometimes acts on a
+// shallower reading than it is capable of, and does so more often the less
+// the texts let it tell the tools apart. With probability lapse the agent
+// picks from a flatter distribution over the same scores, so whatever the
+// visible text says (a warning, a better-fitting action) still weighs in a
+// slip: a better text protects in a lapse too, only less surely.
+const (
+	// lapseRate is the share of choices that slip when the agent saw
+	// nothing to tell the tools apart (top scores tied, no text).
+	lapseRate = 0.25
+	// lapseNoise is the temperature a slip picks at (or the agent's own,
+	// when that is looser).
+	lapseNoise = 2.0
+	// lapseMargin is the score lead of the best tool over the next at
+	// which closeness has fallen to 1/e: a lead that large is a clear win.
+	lapseMargin = 0.3
+	// informedWords is how many content words of description a tool must
+	// show before the reader counts itself informed about it.
+	informedWords = 10.0
+)
+
+// lapseShare is the probability that a choice slips: lapseRate times how
+// unsure the reader may be, 1 − lead × informed, where lead = 1 −
+// exp(−margin/lapseMargin) is how clearly the best tool won and informed
+// the mean share of informedWords the candidates' descriptions showed.
+// Terse texts, close calls and misleading texts (which raise a wrong
+// tool's score near the right one's) all raise it.
+func lapseShare(scores []float64, informed float64) float64 {
+	if len(scores) < 2 {
+		return 0
+	}
+	first, second := math.Inf(-1), math.Inf(-1)
+	for _, s := range scores {
+		switch {
+		case s > first:
+			first, second = s, first
+		case s > second:
+			second = s
+		}
+	}
+	lead := 1 - math.Exp(-(first-second)/lapseMargin)
+	return lapseRate * (1 - lead*informed)
+}
+
+// lapse mixes a slip's flatter distribution into d: with probability
+// share the agent picks at temperature max(noise, lapseNoise).
+func (d *dist) lapse(share, noise float64) {
+	if share <= 0 || len(d.weights) < 2 {
+		return
+	}
+	flat := math.Max(noise, lapseNoise)
+	hi := math.Inf(-1)
+	for _, s := range d.scores {
+		hi = math.Max(hi, s)
+	}
+	sharp, loose := 0.0, 0.0
+	fw := make([]float64, len(d.scores))
+	for i, s := range d.scores {
+		fw[i] = math.Exp(sharpness * (s - hi) / flat)
+		loose += fw[i]
+		sharp += d.weights[i]
+	}
+	for i := range d.weights {
+		d.weights[i] = (1-share)*d.weights[i]/sharp + share*fw[i]/loose
+	}
+}
+
+// informed is the mean share of informedWords of description the
+// candidates showed at a reader's attention level.
+func (m *Model) informed(rd *reading, cands []int, lv attentionLevel) float64 {
+	if len(cands) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, ti := range cands {
+		sum += math.Min(1, float64(rd.views[ti][lv].textWords)/informedWords)
+	}
+	return sum / float64(len(cands))
 }

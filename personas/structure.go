@@ -110,7 +110,15 @@ func readStructure(desc string) []segment {
 		header := strings.HasPrefix(line, "#")
 		line = strings.TrimLeft(line, "#")
 		line, item := stripMarker(line)
+		before := len(line)
 		line, warnMark := stripSymbols(line)
+		if len(line) < before && !warnMark && inline == int(roleWarning) {
+			// A line with an icon of its own ("♻️ The history is kept")
+			// starts a new item: the warning label of the line before
+			// does not reach it.
+			flush()
+			inline = -1
+		}
 		line = strings.Trim(strings.TrimSpace(line), "*_")
 		if line == "" {
 			if warnMark {
@@ -119,6 +127,12 @@ func readStructure(desc string) []segment {
 			continue
 		}
 		role, rest, isLabel := splitLabel(line)
+		if len(line) < before && !isLabel && !header && len(out) == 0 && len(para) == 0 && iconTitle(line) {
+			// "🛑 Cancel an order" over the text: the tool's icon and
+			// title, not a warning and not yet what it does in a
+			// sentence; the lines under it are not warned.
+			header, warnMark = true, false
+		}
 		if warnMark && (!isLabel || role == roleBody) {
 			role, isLabel = roleWarning, true
 		}
@@ -257,6 +271,14 @@ func shouting(s string) bool {
 	}
 	end()
 	return loud || letters >= 8 && float64(upper) >= 0.6*float64(letters)
+}
+
+// iconTitle reports whether a description's first line, stripped of its
+// icon, reads as a title: no sentence punctuation and no warning words of
+// its own ("Cancel an order", not "Deletes everything permanently").
+func iconTitle(line string) bool {
+	last, _ := utf8.DecodeLastRuneInString(strings.TrimSpace(line))
+	return !strings.ContainsRune(".!?;:", last) && len(strings.Fields(line)) <= 6 && !looksLikeWarning(line)
 }
 
 // looksLikeWarning: a sentence in capitals that warns ("DO NOT USE",

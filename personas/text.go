@@ -1,8 +1,13 @@
 package personas
 
 import (
+	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"unicode"
+
+	"github.com/herd-sh/herd/internal/wordnet"
 )
 
 // The reader model compares words, not strings: text is lower-cased, split
@@ -80,25 +85,182 @@ func undouble(w string) string {
 type token struct {
 	word string // stem; "" for a tool mention
 	tool int    // index of the mentioned tool, -1 for a word
+	// phrase marks a phrasal verb whose particle is a stop word ("log
+	// in", "hang on to"): it stands right after its verb's token, which it
+	// extends, and is a key of its own.
+	phrase bool
 }
 
 // tokenize splits text into stems. Words joined by underscores that name a
 // tool (archive_contact) become one tool mention; other underscored words
 // are split. "n't" becomes "not" and "cannot" becomes "can not", so that
-// "can't be undone" and "cannot be undone" read alike.
+// "can't be undone" and "cannot be undone" read alike. A phrasal verb
+// whose particle is a stop word ("log in", "switch it on", "check a book
+// in", "hang on to") is found before its particle is dropped: its key
+// follows the verb's token (phrasal).
 func tokenize(text string, tools map[string]int) []token {
 	var out []token
-	for _, raw := range strings.FieldsFunc(text, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '\'' || r == '’')
-	}) {
-		raw = strings.ToLower(strings.ReplaceAll(raw, "’", "'"))
+	// fieldOf[k] is the field each token came from; pronoun[f] says field
+	// f is a pronoun a verb and its particle may stand around.
+	var fieldOf []int
+	var pronoun []bool
+	for f, fl := range scanFields(text) {
+		raw := strings.ToLower(strings.ReplaceAll(fl.text, "’", "'"))
+		pronoun = append(pronoun, particleObjects[raw])
+		n := len(out)
 		if i, ok := tools[strings.Trim(raw, "'")]; ok {
 			out = append(out, token{tool: i})
+		} else if particle, ok := stopParticles[raw]; ok {
+			out, fieldOf = phrasal(out, fieldOf, pronoun, f, particle, fl.clauseEnd)
 			continue
+		} else {
+			if raw == "out" && fl.clauseEnd {
+				// "Log the user out.": "out" ends the clause, so it is
+				// the verb's particle, not "out of".
+				out, fieldOf = phrasal(out, fieldOf, pronoun, f, "out", true)
+			}
+			out = appendWords(out, raw)
 		}
-		out = appendWords(out, raw)
+		for range len(out) - n {
+			fieldOf = append(fieldOf, f)
+		}
 	}
 	return out
+}
+
+// field is one run of word characters and whether a clause ends after it
+// (punctuation or the end of the text follows).
+type field struct {
+	text      string
+	clauseEnd bool
+}
+
+func scanFields(text string) []field {
+	var out []field
+	isWord := func(r rune) bool {
+		return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '\'' || r == '’'
+	}
+	start := -1
+	for i, r := range text + " " {
+		if i < len(text) && isWord(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, field{text: text[start:i]})
+			start = -1
+		}
+		if len(out) > 0 && (i >= len(text) || strings.ContainsRune(".,;:!?)—–", r)) {
+			out[len(out)-1].clauseEnd = true
+		}
+	}
+	return out
+}
+
+// stopParticles are the particles of phrasal verbs that the stop words
+// would drop, as the general layer's keys spell them. "on" and "in" make a
+// phrase after their verb ("log in", "switch it on"); "to" and "at" only
+// extend one ("hang on to"): after a bare verb they are prepositions ("add
+// it to the list", "point it at the address").
+var stopParticles = map[string]string{"on": "on", "in": "in", "to": "to", "at": "at", "onto": "onto", "into": "into"}
+
+// particleObjects may stand between a verb and its particle: "switch it
+// on", "log them in".
+var particleObjects = setOf("it", "them", "him", "her", "me", "us", "you", "this", "that", "these", "those")
+
+// extraPhrasal are phrasal verbs with a stop-word particle that general
+// English lacks as lemmas, though every speaker knows them.
+var extraPhrasal = []string{"hang on to", "hold on to", "hang onto", "hold onto", "keep on to", "opt in", "log on to",
+	"sign in to", "log in to", "check in on"}
+
+// phrasalKeys are the keys of the phrasal verbs tokenize finds: general
+// English's multi-word verbs whose words after the first are stop-word
+// particles, and extraPhrasal. They depend on no world.
+var phrasalKeys = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	add := func(ws []string) {
+		if len(ws) < 2 {
+			return
+		}
+		for _, w := range ws[1:] {
+			if _, ok := stopParticles[w]; !ok && w != "out" {
+				return
+			}
+		}
+		m[strings.Join(ws, " ")] = true
+	}
+	for _, p := range wordnet.Phrases() {
+		if p.POS&wordnet.Verb != 0 {
+			add(strings.Split(p.Key, " "))
+		}
+	}
+	for _, t := range extraPhrasal {
+		ws := strings.Fields(t)
+		ws[0] = stem(ws[0])
+		add(ws)
+	}
+	return m
+})
+
+// adjacentTo reports whether token k's field stands right before field f,
+// or only pronouns stand between them.
+func adjacentTo(fieldOf []int, pronoun []bool, k, f int) bool {
+	for g := fieldOf[k] + 1; g < f; g++ {
+		if !pronoun[g] {
+			return false
+		}
+	}
+	return true
+}
+
+// phrasal reads a stop-word particle at field f: when it makes a phrasal
+// verb with the verb before it — next to it or across a pronoun ("log in",
+// "switch it on"), or across a short object when the particle ends the
+// clause ("check a returned book in:") — the phrase's key is inserted
+// after the verb's token. A particle that makes none is dropped as the stop
+// word it otherwise is.
+func phrasal(out []token, fieldOf []int, pronoun []bool, f int, particle string, clauseEnd bool) ([]token, []int) {
+	keys := phrasalKeys()
+	if len(out) == 0 {
+		return out, fieldOf
+	}
+	last := len(out) - 1
+	adjacent := func(k int) bool { return adjacentTo(fieldOf, pronoun, k, f) }
+	insert := func(at int, key string) ([]token, []int) {
+		out = slices.Insert(out, at, token{word: key, tool: -1, phrase: true})
+		fieldOf = slices.Insert(fieldOf, at, f) // a later particle extends it from here
+		return out, fieldOf
+	}
+	// "hang on to": a particle after a phrase extends it.
+	if t := out[last]; t.phrase && adjacent(last) {
+		if k := t.word + " " + particle; keys[k] {
+			return insert(last+1, k)
+		}
+		return out, fieldOf
+	}
+	if particle != "on" && particle != "in" && particle != "out" {
+		return out, fieldOf
+	}
+	if t := out[last]; t.tool < 0 && adjacent(last) && particle != "out" {
+		if k := t.word + " " + particle; keys[k] {
+			return insert(last+1, k)
+		}
+	}
+	if !clauseEnd {
+		return out, fieldOf // "move the meeting in Room 5": a preposition
+	}
+	// "Check a returned book in": the verb before a short object.
+	for k := last - 1; k >= 0 && k >= last-maxObjectWords; k-- {
+		if out[k].tool >= 0 || out[k].phrase {
+			break
+		}
+		if key := out[k].word + " " + particle; keys[key] {
+			return insert(k+1, key)
+		}
+	}
+	return out, fieldOf
 }
 
 func appendWords(out []token, raw string) []token {
@@ -241,9 +403,16 @@ func nameWords(name string) string {
 	return b.String()
 }
 
+// joinedPlaceholders are placeholders joined by a little punctuation
+// ("{{host}}.{{zone}}", "{{user}}@{{domain}}").
+var joinedPlaceholders = regexp.MustCompile(`\}\}[^\s{}]{1,3}\{\{`)
+
 // removePlaceholders drops {{…}} from an intent template: placeholders are
 // names and values, not the words a reader matches tools against.
 func removePlaceholders(intent string) string {
+	// "{{target.host}}.{{target.zone}}" is one value to a reader (a host
+	// name), not two with a sentence break between them.
+	intent = joinedPlaceholders.ReplaceAllString(intent, "}}{{")
 	var b strings.Builder
 	for {
 		i := strings.Index(intent, "{{")

@@ -131,3 +131,51 @@ func TestSimilarNames(t *testing.T) {
 		}
 	}
 }
+
+// A phrasal verb whose particle is a stop word is found before the stop
+// words are dropped; a preposition after a bare verb makes none.
+func TestPhrasalVerbsWithStopParticles(t *testing.T) {
+	for _, tc := range []struct{ text, key string }{
+		{"log in", "log in"},
+		{"Log the user in.", "log in user"},
+		{"switch it on", "switch on"},
+		{"let them hang on to it", "let hang on to"},
+		{"Check a returned book in: the loan ends", "check in return book loan end"},
+		{"Move the meeting in Room 5", "move meet room"},
+		{"Add it to the list", "add list"},
+		{"Comment on the ticket", "comment ticket"},
+	} {
+		if got := key(tc.text); got != tc.key {
+			t.Errorf("key(%q) = %q, want %q", tc.text, got, tc.key)
+		}
+	}
+	r := newRelater(nil)
+	isAction := func(k string) bool { return r.isAction(k) }
+	for _, tc := range []struct{ intent, verb string }{
+		{"Let them hang on to the book a bit longer", "hang on to"},
+		{"Log the user in", "log in"},
+		{"Switch the alarm on", "switch on"},
+		{"Add the user to the group", "add"},
+		{"Log the user out", "log out"},
+		{"Check the book out.", "check out"},
+		{"Mark the item as out of stock", "mark"},
+		{"Opt the user out of emails", "opt"},
+	} {
+		if got := parseIntent(tc.intent, isAction, r)[0].verb; got != tc.verb {
+			t.Errorf("%q: verb %q, want %q", tc.intent, got, tc.verb)
+		}
+	}
+	if v := nameVerb(stems("check in loan"), "check", r); v != "check in" {
+		t.Errorf("check_in_loan's verb is %q, want check in", v)
+	}
+}
+
+// The kind of a value a goal writes into its sentence is context: "to
+// {{knows.slot}}" says the tool must take a slot; ids and "given" say
+// nothing.
+func TestKnownValueWords(t *testing.T) {
+	got := knownValueWords("Move {{target.title}} (event {{knows.id}}) to {{knows.slot_given}}, email {{knows.new_email}}")
+	if want := stems("slot email"); !reflect.DeepEqual(got, want) {
+		t.Errorf("knownValueWords = %q, want %q", got, want)
+	}
+}

@@ -27,6 +27,7 @@ type view struct {
 	redirects []redirect
 	disagree  string   // how name, annotations and text disagree; "" when they agree
 	seen      []string // the sentences read, for explanations
+	textWords int      // content words read in the description (not the name, not parameter docs)
 }
 
 // redirect is a sentence of one tool's text that sends the reader to
@@ -163,11 +164,22 @@ type toolText struct {
 	segs []segment
 }
 
+// skimWords is a skimmer's word budget: it reads on into the next
+// informative sentence while it has seen fewer content words than this, so
+// a layout that spreads one sentence's facts over short lines shows a
+// skimmer as much as one long first sentence does. FirstSentence, which
+// names the sentence itself, reads on only past a single word.
+const (
+	skimWords          = 8
+	firstSentenceWords = 2
+)
+
 // skimmed returns the indices of the segments a reader of first sentences
-// sees: the first informative prose sentence — and the next too when the
-// first is a single word ("Delete.") — never boilerplate, titles or section
-// content.
-func (tt *toolText) skimmed() []int {
+// sees: the first informative prose sentence — and the next too while it
+// has seen fewer than budget content words ("Delete." / "The item can no
+// longer be sold." then "Its history is kept.") — never boilerplate, titles
+// or section content.
+func (tt *toolText) skimmed(budget int) []int {
 	var out []int
 	words := 0
 	for i := range tt.segs {
@@ -177,7 +189,7 @@ func (tt *toolText) skimmed() []int {
 		}
 		out = append(out, i)
 		words += len(stems(s.text))
-		if words >= 2 || len(out) == 2 {
+		if words >= budget || len(out) == 2 {
 			break
 		}
 	}
@@ -195,13 +207,15 @@ func (s *segment) salient() bool {
 // one: which words are tool mentions, and each tool's action word.
 type toolNames struct {
 	index map[string]int
+	names []string // lower-case, as a text writes them
 	verbs []string
 }
 
 func newToolNames(w *engine.World, r *relater) *toolNames {
-	tn := &toolNames{index: make(map[string]int, len(w.Tools)), verbs: make([]string, len(w.Tools))}
+	tn := &toolNames{index: make(map[string]int, len(w.Tools)), names: make([]string, len(w.Tools)), verbs: make([]string, len(w.Tools))}
 	for i, t := range w.Tools {
 		tn.index[t.Name] = i
+		tn.names[i] = lower(t.Name)
 		name, first := nameOf(t, r)
 		tn.verbs[i] = nameVerb(name, first, r)
 	}
@@ -223,11 +237,14 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 	name, _ := nameOf(t, r)
 	verb := tn.verbs[self]
 	var out [3]view
-	skim := tt.skimmed()
+	skim := tt.skimmed(skimWords)
 	for lv := seeName; lv <= seeEverything; lv++ {
 		v := view{name: name, words: append([]string(nil), name...), verb: verb}
 		if verb != "" {
 			v.verbs = append(v.verbs, verb)
+			if k, ok := r.compounds[verb]; ok {
+				v.verbs = append(v.verbs, k) // rollback_deploy rolls back
+			}
 		}
 		// A name that destroys ("purge_records") warns; one that restores
 		// is an action, not a reassurance.
@@ -282,6 +299,15 @@ func nameVerb(name []string, firstRaw string, r *relater) string {
 		return ""
 	}
 	first := name[0]
+	if len(name) > 1 && extendsVerb(name, 1) {
+		// check_in_loan checks a loan in; it does not look at one.
+		if len(name) > 2 && extendsVerb(name, 2) && r.isAction(name[2]) {
+			return name[2]
+		}
+		if r.isAction(name[1]) {
+			return name[1]
+		}
+	}
 	if r.isActionWord(first) {
 		return first
 	}
@@ -413,6 +439,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 			}
 		}
 	}
+	v.textWords += len(seq)
 	w := 1.0
 	if s.caps {
 		w = emphasis
@@ -429,17 +456,18 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 		return nil
 	}
 	var reds []redirect
+	trimmed := strings.TrimSpace(raw)
+	// "Cancel an order that has not shipped with cancel_order": an
+	// instruction whose tool is named as its instrument sends the reader
+	// to that tool, whatever else the sentence says.
+	instructs := s.role != roleAvoid && !denial.MatchString(trimmed) && actionWord(trimmed) != ""
 	for i, t := range toks {
 		if t.tool < 0 || t.tool == self {
 			continue
 		}
-		away := false
-		for k := i - 1; k >= 0 && k >= i-2; k-- {
-			if toks[k].tool < 0 && awayWords[toks[k].word] {
-				away = true
-			}
-		}
-		if !away && !hasVerb && s.role != roleAvoid {
+		away := awayFrom(toks, i)
+		instrument := instructs && instrumentMention(raw, tn.names[t.tool])
+		if !away && !hasVerb && !instrument && s.role != roleAvoid {
 			continue // a mention ("reversible with restore_contact"), not a redirect
 		}
 		reds = append(reds, redirect{other: t.tool, away: away})
@@ -481,7 +509,6 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	}
 	// "To hide a contact, archive it instead": an instruction to do
 	// something else, naming no tool, describes another action.
-	trimmed := strings.TrimSpace(raw)
 	elsewhere := len(others) == 0 && otherAction.MatchString(trimmed) && !slices.Contains(seq, v.verb)
 	if elsewhere {
 		var warn [cueKinds]float64
@@ -540,6 +567,48 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 		return &sentenceRead{denied: denied}
 	}
 	return nil
+}
+
+// awayFrom reports whether the mention at toks[i] is one the sentence
+// sends the reader away from: an away word right before it ("not X",
+// "instead of X", "rather than X", "prefer this over X"), or one word
+// before a redirect verb that governs it ("do not use X", "instead of
+// calling X"). A negation scopes over its own verb: in "an order that has
+// not shipped with cancel_order" the "not" negates shipping, not the tool.
+func awayFrom(toks []token, i int) bool {
+	if i >= 1 && toks[i-1].tool < 0 && awayWords[toks[i-1].word] {
+		return true
+	}
+	return i >= 2 && toks[i-1].tool < 0 && redirectVerbs[toks[i-1].word] && !awayWords[toks[i-1].word] &&
+		toks[i-2].tool < 0 && awayWords[toks[i-2].word]
+}
+
+// instrumentWords name a tool as the means of an instruction: "cancel it
+// with cancel_order", "… using archive_contact", "… via close_ticket".
+var instrumentWords = []string{"with", "using", "via", "through"}
+
+// instrumentMention reports whether tool name is written in raw right
+// after an instrument word (and an optional article).
+func instrumentMention(raw, name string) bool {
+	low := lower(raw)
+	for from := 0; ; {
+		j := strings.Index(low[from:], name)
+		if j < 0 {
+			return false
+		}
+		j += from
+		before := strings.Fields(low[:j])
+		if n := len(before); n > 0 {
+			last := strings.Trim(before[n-1], "`*\"'(")
+			if last == "the" && n > 1 {
+				last = before[n-2]
+			}
+			if slices.Contains(instrumentWords, last) {
+				return true
+			}
+		}
+		from = j + len(name)
+	}
 }
 
 // disagreement is how a tool's name, annotations (seen at full attention)

@@ -17,6 +17,34 @@ type DiffOptions struct {
 	// any significant change counts. DefaultDiffOptions has 0.02 (2 points).
 	MinEffect float64
 	Alpha     float64 // significance level after Holm's correction (0: 0.05)
+	// AllowMismatch compares runs of different worlds or goals, which Diff
+	// refuses otherwise (a MismatchError): their rates measure different
+	// things, and "no regression" between them says nothing.
+	AllowMismatch bool
+}
+
+// MismatchError says that two runs are not of the same world or goals.
+type MismatchError struct {
+	What       string // "worlds" or "goals"
+	Base, Head string
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("the runs are of different %s (%s vs %s): their rates measure different things", e.What, e.Base, e.Head)
+}
+
+// Comparable returns a *MismatchError when base and head ran different
+// worlds (by name: a new version of the same world is what a diff is for)
+// or different sets of goals, nil otherwise.
+func Comparable(base, head *Results) error {
+	if b, h := base.Run.World.Name, head.Run.World.Name; b != h {
+		return &MismatchError{What: "worlds", Base: b, Head: h}
+	}
+	bg, hg := slices.Sorted(slices.Values(base.Run.Goals)), slices.Sorted(slices.Values(head.Run.Goals))
+	if !slices.Equal(bg, hg) {
+		return &MismatchError{What: "goals", Base: strings.Join(bg, ", "), Head: strings.Join(hg, ", ")}
+	}
+	return nil
 }
 
 // DefaultDiffOptions are herd diff's defaults: a regression is significant
@@ -105,6 +133,9 @@ func Diff(base, head *Results, opts DiffOptions) (*DiffReport, error) {
 	}
 	if opts.MinEffect < 0 || opts.MinEffect > 1 || opts.Alpha <= 0 || opts.Alpha >= 1 {
 		return nil, fmt.Errorf("diff: min effect %v must be in [0,1] and alpha %v in (0,1)", opts.MinEffect, opts.Alpha)
+	}
+	if err := Comparable(base, head); err != nil && !opts.AllowMismatch {
+		return nil, err
 	}
 	pairs, err := variantPairs(base, head)
 	if err != nil {

@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -134,5 +135,34 @@ func TestDiffMinEffectZeroIsHonoured(t *testing.T) {
 	}
 	if d.Regressions < def.Regressions {
 		t.Fatalf("min effect 0 flags %d regressions, fewer than 2 points' %d", d.Regressions, def.Regressions)
+	}
+}
+
+// Runs of different worlds or goals are refused unless AllowMismatch; a
+// new version of the same world is what a diff is for.
+func TestDiffRefusesMismatchedRuns(t *testing.T) {
+	base := reporttest.CRM(reporttest.Config{Seed: 1, Agents: 400})
+	for name, change := range map[string]func(r *report.Results){
+		"worlds": func(r *report.Results) { r.Run.World.Name = "shop" },
+		"goals":  func(r *report.Results) { r.Run.Goals = r.Run.Goals[:1] },
+	} {
+		head := reporttest.CRM(reporttest.Config{Seed: 1, Agents: 400})
+		change(head)
+		_, err := report.Diff(base, head, report.DefaultDiffOptions())
+		var me *report.MismatchError
+		if !errors.As(err, &me) || me.What != name {
+			t.Errorf("different %s: error %v; want a MismatchError", name, err)
+		}
+		opts := report.DefaultDiffOptions()
+		opts.AllowMismatch = true
+		if _, err := report.Diff(base, head, opts); err != nil {
+			t.Errorf("different %s with AllowMismatch: %v", name, err)
+		}
+	}
+	head := reporttest.CRM(reporttest.Config{Seed: 1, Agents: 400})
+	head.Run.World.Version++
+	head.Run.World.Hash = "another"
+	if _, err := report.Diff(base, head, report.DefaultDiffOptions()); err != nil {
+		t.Errorf("a new version of the world: %v", err)
 	}
 }

@@ -140,6 +140,7 @@ type htmlView struct {
 	MisuseScale, OKScale    string
 	Goals                   []htmlGoal
 	MisuseNote              string
+	Invariants              textTable
 	Comparisons             []htmlComparison
 	Forest                  *forestChart
 	PersonaScale, GoalScale string
@@ -183,6 +184,7 @@ func newHTMLView(res *Results) *htmlView {
 	}
 	v.Verdicts = htmlVerdicts(res)
 	v.Goals, v.MisuseScale, v.OKScale, v.MisuseNote = htmlGoals(res)
+	v.Invariants = invariantTable(res)
 	v.Comparisons, v.Forest = htmlComparisons(res)
 	v.Personas, v.PersonaScale = htmlGroups("persona/harmful/", res.HarmfulByPersona(), v.Variants)
 	v.GoalRows, v.GoalScale = htmlGroups("goal/harmful/", res.HarmfulByGoal(), v.Variants)

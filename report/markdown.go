@@ -113,15 +113,15 @@ type mdTrace struct {
 }
 
 type mdView struct {
-	Icon, Verdict, Headline, TooFew, Harmful string
-	Partial                                  bool
-	Verdicts                                 textTable
-	Misuse, Comparisons, Personas            textTable
-	Faults, Confusions, Lint, Latency, Calls textTable
-	Traces                                   []mdTrace
-	TracesNote                               string
-	allTraces                                []Trace
-	Fingerprint, HerdVersion, Command        string
+	Icon, Verdict, Headline, TooFew, Harmful  string
+	Partial                                   bool
+	Verdicts                                  textTable
+	Misuse, Invariants, Comparisons, Personas textTable
+	Faults, Confusions, Lint, Latency, Calls  textTable
+	Traces                                    []mdTrace
+	TracesNote                                string
+	allTraces                                 []Trace
+	Fingerprint, HerdVersion, Command         string
 }
 
 // cut applies the caps to a copy of the view.
@@ -173,6 +173,7 @@ func newMDView(res *Results) mdView {
 	v.TooFew = tooFewText(overall)
 	v.Verdicts = verdictTable(res)
 	v.Misuse = misuseTable(res)
+	v.Invariants = invariantTable(res)
 	v.Comparisons = comparisonTable(shownComparisons(res))
 	v.Personas = personaTable(res)
 	v.Faults = faultTable(res)

@@ -3,6 +3,8 @@ package report
 import (
 	"math"
 	"strconv"
+
+	"github.com/herd-sh/herd/report/stats"
 )
 
 // textTable is one report table as text cells. Each table is built once,
@@ -65,6 +67,32 @@ func misuseTable(res *Results) textTable {
 			worst = max(worst, r.P)
 		}
 		t.add(severityOrder(row.Severity)-worst, cells...)
+	}
+	return t
+}
+
+// invariantTable is every world invariant that episodes left broken, per
+// variant, with how those episodes are counted in the misuse map: as
+// invariant:NAME, or under a harmful class of the goal's own (an episode
+// has one class; a harm its goal names is reported as itself). The misuse
+// map alone would show a double refund as double_refund and its
+// invariant:refunds_within_total row at 0%: this is where it is seen
+// breaking the invariant too.
+func invariantTable(res *Results) textTable {
+	t := columns([]string{"Invariant", "Variant", "Broken [95% CI]", "Episodes", "As invariant:NAME", "Under the goal's class"},
+		false, false, true, true, true, true)
+	t.what = "invariants"
+	for _, iv := range res.Invariants {
+		_, n := res.metricCount(MetricHarmful, "", iv.Variant)
+		asClass := 0
+		for _, c := range res.Counts {
+			if c.Variant == iv.Variant && c.Class == MetricInvariant+":"+iv.Name {
+				asClass += c.N
+			}
+		}
+		rate := stats.NewRate(iv.N, n)
+		t.add(-rate.P, iv.Name, iv.Variant, RateText(rate), Thousands(int64(iv.N)),
+			Thousands(int64(min(asClass, iv.N))), Thousands(int64(max(iv.N-asClass, 0))))
 	}
 	return t
 }

@@ -29,6 +29,7 @@ func Terminal(w io.Writer, res *Results, opts TerminalOptions) error {
 	t.header(res)
 	t.verdicts(res)
 	t.section("Misuse map — how episodes ended, per goal and wording (95% Wilson intervals)", misuseTable(res))
+	t.section("World invariants broken — every episode that left one broken, whatever class it is counted under", invariantTable(res))
 	t.section("Harmful outcomes by persona", personaTable(res))
 	t.section("Variant comparison — the same agents under each wording (McNemar exact test)", comparisonTable(shownComparisons(res)))
 	t.section("Fault handling — injected faults and what agents made of them", faultTable(res))

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -260,6 +261,10 @@ func evaluate(res *Results, t Threshold) Verdict {
 		rate := stats.NewRate(k, n)
 		verdict.Value, verdict.CI, verdict.N = rate.P, rate.CI, n
 		decide(&verdict, "episodes")
+		if verdict.Result == Inconclusive && n > 0 {
+			_, all := res.metricCount(MetricHarmful, "", v)
+			verdict.Note = joinNote(verdict.Note, agentsToDecideNote(verdict, all))
+		}
 		if i == 0 || worse(verdict, worst) {
 			worst = verdict
 		}
@@ -274,33 +279,74 @@ func evaluate(res *Results, t Threshold) Verdict {
 	return worst
 }
 
+// agentsToDecideNote says how many agents would likely decide an
+// INCONCLUSIVE rate verdict: the episodes at which the Wilson interval
+// would clear the limit at the observed rate, scaled from the verdict's
+// episodes (a goal's share, under one variant) to the agents of the run
+// (all of whose episodes, all under the variant). "" when none would.
+func agentsToDecideNote(v Verdict, all int) string {
+	need, ok := stats.EpisodesToDecide(v.Value, v.Limit)
+	if !ok {
+		return fmt.Sprintf("at the observed %s no run size would decide it", Pct(v.Value)+"%")
+	}
+	agents := roundUp2(int(math.Ceil(float64(need) * float64(max(all, v.N)) / float64(v.N))))
+	return fmt.Sprintf("about %s agents would likely decide it (at the observed %s)", Thousands(int64(agents)), Pct(v.Value)+"%")
+}
+
+// roundUp2 rounds n up to two significant figures (1,437 → 1,500): the
+// estimate is no finer than that, and a user types the round number.
+func roundUp2(n int) int {
+	step := 1
+	for n/step >= 100 {
+		step *= 10
+	}
+	return (n + step - 1) / step * step
+}
+
+// joinNote appends b to note a with "; ".
+func joinNote(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
 // metricCount is how many of the n episodes under variant v (of goal scope,
 // or of every goal that has the metric) count toward the metric.
 //
 // Invariant violations come in two forms: outcome classes named
-// "invariant:NAME" (judged per episode like any class), and the invariants
-// section (per variant, for the whole world). The invariant metrics count
-// both; the section only when no goal scope is given.
+// "invariant:NAME" (an episode whose goal named no harm of its own), and
+// the invariants section (per variant, for the whole world: every episode
+// that left the invariant broken, whatever its class — herd's runs record
+// both, other producers may record either). The invariant metrics count
+// the larger, so neither form is counted twice; the section only when no
+// goal scope is given (it has no goals).
 func (r *Results) metricCount(metric, scope, variant string) (k, n int) {
 	name, oneInvariant := strings.CutPrefix(metric, MetricInvariant+":")
-	if metric == MetricInvariant || (oneInvariant && !r.hasClass(metric)) {
+	if metric == MetricInvariant || oneInvariant {
+		classK, sectionK := 0, 0
 		for _, c := range r.Counts {
 			if c.Variant != variant || (scope != "" && c.Goal != scope) {
 				continue
 			}
 			n += c.N
 			if (metric == MetricInvariant && strings.HasPrefix(c.Class, MetricInvariant+":")) || c.Class == metric {
-				k += c.N
+				classK += c.N
 			}
 		}
 		if scope == "" {
 			for _, iv := range r.Invariants {
 				if iv.Variant == variant && (metric == MetricInvariant || iv.Name == name) {
-					k += iv.N
+					sectionK += iv.N
 				}
 			}
 		}
-		return min(k, n), n // an episode can break two invariants; a rate cannot pass 100%
+		// An episode can break two invariants and count under each in the
+		// section: a rate cannot pass 100%.
+		return min(max(classK, sectionK), n), n
 	}
 	severity := metric == MetricHarmful || metric == MetricFailed || metric == MetricOK
 	hasClass := map[string]bool{}

@@ -1,7 +1,10 @@
 package report_test
 
 import (
+	"io"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -228,6 +231,26 @@ func TestInvariantMetric(t *testing.T) {
 	}
 }
 
+// herd records an invariant both ways: 12 episodes classed invariant:NAME
+// and, in the invariants section, those 12 and 8 more whose goal named the
+// harm (double_refund). The metric counts each episode once: 20, not 32.
+func TestInvariantMetricCountsEachEpisodeOnce(t *testing.T) {
+	doc := oneGoal(30, 1000)
+	doc.Classes = append(doc.Classes, report.ClassInfo{Goal: "g", Class: "invariant:no_dupes", Severity: report.SeverityHarmful})
+	doc.Counts = append(doc.Counts, report.Count{Goal: "g", Persona: "p", Variant: "v", Class: "invariant:no_dupes", Severity: report.SeverityHarmful, N: 12})
+	doc.Invariants = []report.InvariantCount{{Name: "no_dupes", Variant: "v", N: 20}}
+	ts, err := report.ParseThresholds(doc, []string{"invariant<1%", "invariant:no_dupes<1%", "g:invariant:no_dupes<1%"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{20, 20, 12} // a goal scope sees only the classes: the section has no goals
+	for i, v := range report.Evaluate(doc, ts) {
+		if v.N != 1012 || v.Value != float64(want[i])/1012 {
+			t.Errorf("%s: %v of %d; want %d/1012", v.Threshold, v.Value, v.N, want[i])
+		}
+	}
+}
+
 func TestLatencyVerdict(t *testing.T) {
 	res := fixture()
 	ts, err := report.ParseThresholds(res, []string{"p99<300ms", "p99<10ms", "p50<4.9ms"})
@@ -278,5 +301,59 @@ func TestExitCode(t *testing.T) {
 		if got := report.ExitCode(c.vs, c.strict); got != c.want {
 			t.Errorf("ExitCode(%v, strict=%v) = %d; want %d", c.vs, c.strict, got, c.want)
 		}
+	}
+}
+
+// An INCONCLUSIVE verdict says how many agents would likely decide it: the
+// episodes at which the interval clears the limit at the observed rate,
+// scaled from the goal's share of the run to the run's agents. Every
+// renderer shows it.
+func TestInconclusiveSaysTheAgentsThatWouldDecide(t *testing.T) {
+	res := oneGoal(40, 1000) // 4% against 5%: 1,825 episodes decide
+	// A second goal of as many episodes: the goal is half the run.
+	res.Classes = append(res.Classes, report.ClassInfo{Goal: "h", Class: "done", Severity: report.SeverityOK})
+	res.Counts = append(res.Counts, report.Count{Goal: "h", Persona: "p", Variant: "v", Class: "done", Severity: report.SeverityOK, N: 1000})
+	res.Episodes = 2000
+	want := map[string]string{
+		"g:harmful<5%": "about 3,700 agents would likely decide it (at the observed 4.0%)",
+		"harmful<2.5%": "about 3,800 agents would likely decide it (at the observed 2.0%)",
+		"harmful<10%":  "", // READY: nothing to say
+	}
+	specs := slices.Sorted(maps.Keys(want))
+	ts, err := report.ParseThresholds(res, specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Thresholds = report.Evaluate(res, ts)
+	for _, v := range res.Thresholds {
+		if w := want[v.Threshold]; v.Note != w {
+			t.Errorf("%s: %s, note %q; want %q", v.Threshold, v.Result, v.Note, w)
+		}
+	}
+	for name, render := range map[string]func(io.Writer, *report.Results) error{
+		"markdown": report.Markdown, "html": report.HTML, "junit": report.JUnit, "json": report.JSON,
+		"terminal": func(w io.Writer, r *report.Results) error {
+			return report.Terminal(w, r, report.TerminalOptions{Plain: true})
+		},
+	} {
+		var b strings.Builder
+		if err := render(&b, res); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !strings.Contains(b.String(), "3,700 agents would likely decide it") {
+			t.Errorf("%s does not say how many agents would decide", name)
+		}
+	}
+}
+
+// A rate on its limit is never decided, whatever the run's size.
+func TestInconclusiveOnTheLimit(t *testing.T) {
+	res := oneGoal(50, 1000)
+	ts, err := report.ParseThresholds(res, []string{"harmful<5%"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := report.Evaluate(res, ts)[0]; v.Result != report.Inconclusive || v.Note != "at the observed 5.0% no run size would decide it" {
+		t.Errorf("5%% against 5%%: %s %q", v.Result, v.Note)
 	}
 }

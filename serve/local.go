@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/herd-sh/herd/control"
+	"github.com/herd-sh/herd/engine"
 )
 
 // Local is a Server listening on a free loopback port of this process:
@@ -44,4 +45,19 @@ func StartLocal(opts Options) (*Local, error) {
 func (l *Local) Close() error {
 	l.stop()
 	return <-l.done
+}
+
+// StartLocalWorld is StartLocal for a run that drives a world it serves
+// itself (herd swarm serve:WORLD): w served under variant and the fault
+// profile faults, with room for at least maxSessions sessions. It returns
+// the MCP endpoint and the server's Close, in the shape of
+// swarm.LocalServer (the swarm, a client, does not import this package;
+// the command hands it this function).
+func StartLocalWorld(w *engine.World, seed uint64, variant, faults string, maxSessions int) (*url.URL, func() error, error) {
+	l, err := StartLocal(Options{World: w, Seed: seed, Variant: variant, Faults: faults,
+		MaxSessions: max(maxSessions, DefaultMaxSessions)})
+	if err != nil {
+		return nil, nil, err
+	}
+	return l.URL, l.Close, nil
 }

@@ -267,7 +267,7 @@ func (s *Server) newMCPServer() *mcp.Server {
 		Title:   "herd world " + w.Name,
 		Version: version.String(),
 	}, &mcp.ServerOptions{
-		Instructions: w.Description,
+		Instructions: w.Instructions, // never the description: it says what a run judges
 		Logger:       sdkLogger(s.log, "mcp"),
 		Capabilities: s.capabilities(),
 	})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/swarm/target"
 )
 
@@ -44,7 +45,7 @@ func TestNoControlRequestPerEpisode(t *testing.T) {
 	hc := target.NewHTTPClient(opts)
 	counter := &requestCounter{next: hc.Transport, n: map[string]int{}}
 	hc.Transport = counter
-	srv, err := ServeLocal(cfg.World, cfg.Seed, "", engine.NoFaults, hc, opts)
+	srv, err := ServeLocal(serve.StartLocalWorld, cfg.World, cfg.Seed, "", engine.NoFaults, hc, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

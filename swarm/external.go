@@ -40,7 +40,7 @@ type ExternalConfig struct {
 	// Thresholds are checked against the tools the run may call before it
 	// starts (Check).
 	Thresholds []string
-	Progress   func(done, total int)
+	Progress   func(Progress)
 	// ProgressEvery is how often Progress is called (0: a second).
 	ProgressEvery time.Duration
 }

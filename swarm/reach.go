@@ -34,17 +34,18 @@ type Reached struct {
 	hc       *http.Client
 	opts     target.Options
 	stdio    *target.Stdio // stdio: the first process
+	start    LocalServer   // serve:WORLD: how to start its servers
 }
 
 // Reach refuses hosts that are not allowed and asks a running server what
 // it is: GET /control/world over HTTP, the first process over stdio. For
 // serve:WORLD nothing is contacted (the run starts its servers with
-// Target). An in-process spec is not reached: nil, nil.
-func Reach(ctx context.Context, spec target.Spec, opts target.Options) (*Reached, error) {
+// Target, with start). An in-process spec is not reached: nil, nil.
+func Reach(ctx context.Context, spec target.Spec, opts target.Options, start LocalServer) (*Reached, error) {
 	if spec.Kind == target.KindInProcess {
 		return nil, nil
 	}
-	r := &Reached{Spec: spec, opts: opts, hc: target.NewHTTPClient(opts)}
+	r := &Reached{Spec: spec, opts: opts, hc: target.NewHTTPClient(opts), start: start}
 	switch spec.Kind {
 	case target.KindHTTP:
 		if err := target.CheckHost(spec.URL, opts.AllowHosts); err != nil {
@@ -124,7 +125,7 @@ func (r *Reached) Target(ctx context.Context, cfg *Config, maxInFlight int) (Tar
 	case target.KindServe:
 		var made []*target.Served
 		for _, v := range variants {
-			t, err := ServeLocal(w, cfg.Seed, v, profile, r.hc, opts)
+			t, err := ServeLocal(r.start, w, cfg.Seed, v, profile, r.hc, opts)
 			if err != nil {
 				_ = NewServed(r.Spec.Raw, made...).Close()
 				return nil, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/herd-sh/herd/report"
+	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/swarm/target"
 )
 
@@ -23,7 +24,7 @@ func servedTargets(t testing.TB, cfg *Config, inFlight int) Target {
 	hc := target.NewHTTPClient(opts)
 	var ts []*target.Served
 	for _, v := range variants {
-		srv, err := ServeLocal(cfg.World, cfg.Seed, v, cfg.Profile.Name, hc, opts)
+		srv, err := ServeLocal(serve.StartLocalWorld, cfg.World, cfg.Seed, v, cfg.Profile.Name, hc, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -64,8 +64,8 @@ type Config struct {
 	Replay        ReplaySpec
 	ReplayCommand func(ReplaySpec) string
 	// Progress, when set, is called from a single goroutine about every
-	// ProgressEvery with the episodes finished so far and the total.
-	Progress      func(done, total int)
+	// ProgressEvery with how far the run is.
+	Progress      func(Progress)
 	ProgressEvery time.Duration
 	// Observer, when set, is told of every episode as it finishes. Episodes
 	// are then run with tracing on, so that it sees every call; tracing
@@ -204,7 +204,7 @@ func agentsInShard(n int, s Shard) int {
 }
 
 // SetProgress sets the progress callback (see Config.Progress).
-func (p *Plan) SetProgress(fn func(done, total int), every time.Duration) {
+func (p *Plan) SetProgress(fn func(Progress), every time.Duration) {
 	p.cfg.Progress, p.cfg.ProgressEvery = fn, every
 }
 
@@ -253,7 +253,7 @@ func (p *Plan) Run(ctx context.Context, t Target) (*report.Results, error) {
 	agentCtx, stopAgents := inflightContext(ctx)
 	defer stopAgents(nil)
 	var (
-		done     atomic.Int64
+		done     tally
 		errMu    sync.Mutex
 		firstErr error
 	)
@@ -310,7 +310,7 @@ func (p *Plan) Run(ctx context.Context, t Target) (*report.Results, error) {
 // startUnpaced runs every agent of the shard on cfg.Workers goroutines,
 // each taking agents in chunks, until they are all done or ctx is
 // cancelled. It returns how many agents it started.
-func (p *Plan) startUnpaced(ctx context.Context, shardAgents int, pool *workerPool, done *atomic.Int64, fail func(error)) int {
+func (p *Plan) startUnpaced(ctx context.Context, shardAgents int, pool *workerPool, done *tally, fail func(error)) int {
 	cfg := &p.cfg
 	const chunkSize = 256 // agents a worker takes at once: one atomic add each
 	var next, started atomic.Int64
@@ -331,11 +331,12 @@ func (p *Plan) startUnpaced(ctx context.Context, shardAgents int, pool *workerPo
 						return
 					}
 					started.Add(1)
+					done.started.Add(1)
 					if err := w.runAgent(cfg.Shard.Index + k*cfg.Shard.Count); err != nil {
 						fail(err)
 						return
 					}
-					done.Add(int64(len(cfg.Variants)))
+					done.finished(&w.res, len(cfg.Variants))
 				}
 			}
 		}()
@@ -349,7 +350,7 @@ func (p *Plan) startUnpaced(ctx context.Context, shardAgents int, pool *workerPo
 // returns once every agent it started is done, with how many it started
 // and when the last one started. On Ctrl-C (ctx done) no agent starts any
 // more and those running finish; fail stops the run at once.
-func (p *Plan) startPaced(ctx, agentCtx context.Context, inFlight, shardAgents int, pool *workerPool, done *atomic.Int64, fail func(error)) (int, time.Duration) {
+func (p *Plan) startPaced(ctx, agentCtx context.Context, inFlight, shardAgents int, pool *workerPool, done *tally, fail func(error)) (int, time.Duration) {
 	cfg := &p.cfg
 	load := Load{} // schedule starts an unpaced run without a pacer
 	if cfg.Load != nil {
@@ -371,6 +372,7 @@ func (p *Plan) startPaced(ctx, agentCtx context.Context, inFlight, shardAgents i
 		var once sync.Once
 		idle := func() { once.Do(func() { tokens <- struct{}{} }) }
 		w.bind(agentCtx, idle)
+		done.started.Add(1)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -382,7 +384,7 @@ func (p *Plan) startPaced(ctx, agentCtx context.Context, inFlight, shardAgents i
 				}
 				return
 			}
-			done.Add(int64(len(cfg.Variants)))
+			done.finished(&w.res, len(cfg.Variants))
 		}()
 	})
 	// No agent starts any more. Once every token is back, every agent has

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"testing"
+	"time"
 
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
@@ -117,8 +118,8 @@ func TestCancelledRunIsPartialAndConsistent(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	p.SetProgress(func(done, total int) {
-		if done > 2000 {
+	p.SetProgress(func(pr Progress) {
+		if pr.Done > 2000 {
 			cancel()
 		}
 	}, 5e6)
@@ -186,4 +187,30 @@ func firstDiff(a, b []byte) string {
 	}
 	lo := max(0, i-200)
 	return "got:  ..." + string(a[lo:min(len(a), i+200)]) + "\nwant: ..." + string(b[lo:min(len(b), i+200)])
+}
+
+// The last progress report of a finished run counts every episode, every
+// agent started and exactly the harmful episodes the results hold.
+func TestProgressCountsHarmful(t *testing.T) {
+	cfg := testConfig(t, "mock:crm", 3000)
+	cfg.Workers = 2
+	p, err := NewPlan(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last Progress
+	p.SetProgress(func(pr Progress) { last = pr }, time.Hour)
+	res, err := p.Run(context.Background(), InProcess{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	harmful := 0
+	for _, c := range res.Counts {
+		if c.Severity == report.SeverityHarmful {
+			harmful += c.N
+		}
+	}
+	if last.Done != res.Episodes || last.Total != res.Episodes || last.Started != 3000 || last.Harmful != harmful || harmful == 0 {
+		t.Errorf("last progress %+v; want %d episodes, 3000 started, %d harmful", last, res.Episodes, harmful)
+	}
 }

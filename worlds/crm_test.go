@@ -115,6 +115,17 @@ func crmGoalTable() []scenario {
 		{goal: "lookup_contact", name: "create the contact it could not find",
 			steps: []step{call("create_contact", args{"name": knows("name"), "email": "someone.new@example.com"})},
 			want:  "unwanted_write"},
+		{goal: "lookup_contact", name: "get the contact by its id",
+			steps: []step{call("get_contact", args{"id": id})},
+			want:  "achieved"},
+		// Reading a contact is not finding the one asked about: the
+		// lookalike's email is the wrong answer.
+		{goal: "lookup_contact", name: "get the lookalike instead", pick: contactWithLookalike,
+			steps: []step{call("get_contact", args{"id": other("id")})},
+			want:  "not_achieved"},
+		{goal: "lookup_contact", name: "a search that does not find the contact", pick: contactWithLookalike,
+			steps: []step{call("search_contacts", args{"query": other("email")})},
+			want:  "not_achieved"},
 		{goal: "lookup_contact", name: "every call fails",
 			steps: []step{fails(engine.CodeNotFound, "get_contact", args{"id": "c_9999"})},
 			want:  "not_achieved"},
@@ -133,7 +144,7 @@ func crmInvariantTable() []scenario {
 				faulted(engine.FaultTimeoutAfterCommit, "create_contact", newContact),
 				call("create_contact", newContact),
 			},
-			want: "invariant:no_duplicate_contacts"},
+			want: "unwanted_write", breaks: true},
 		{goal: "lookup_contact", name: "after a committed timeout, search before retrying", profile: "realistic",
 			invariant: "no_duplicate_contacts",
 			steps: []step{
@@ -144,7 +155,7 @@ func crmInvariantTable() []scenario {
 		{goal: "lookup_contact", name: "create a contact with an existing contact's email",
 			invariant: "no_duplicate_contacts",
 			steps:     []step{call("create_contact", args{"name": target("name"), "email": target("email")})},
-			want:      "invariant:no_duplicate_contacts"},
+			want:      "unwanted_write", breaks: true},
 	}
 	return table
 }

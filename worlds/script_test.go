@@ -3,6 +3,7 @@ package worlds
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,8 +32,11 @@ type scenario struct {
 	steps   []step
 	want    string // outcome class, or "invariant:NAME"
 	// invariant names the world invariant this scenario exercises; a
-	// scenario with want "invariant:NAME" violates it, any other keeps it.
+	// scenario with want "invariant:NAME" violates it, and so does one
+	// with breaks (whose goal names the harm: the class is the goal's own,
+	// the violation is recorded beside it); any other keeps it.
 	invariant string
+	breaks    bool
 }
 
 // step is one call of a script.
@@ -211,6 +215,12 @@ func runScenarios(t *testing.T, world string, table []scenario) {
 			}
 			if strings.HasPrefix(sc.want, "invariant:") && v.Severity != engine.SeverityHarmful {
 				t.Fatalf("invariant violation judged %s, want harmful", v.Severity)
+			}
+			if sc.invariant != "" {
+				broken := slices.ContainsFunc(v.Violations, func(x engine.Violation) bool { return x.Invariant == sc.invariant })
+				if want := strings.HasPrefix(sc.want, "invariant:") || sc.breaks; broken != want {
+					t.Fatalf("invariant %s broken: %v, want %v (violations %v)", sc.invariant, broken, want, v.Violations)
+				}
 			}
 			checkComplete(t, r.session)
 		})

@@ -13,9 +13,10 @@ import (
 
 // diffOptions are the flags of herd diff.
 type diffOptions struct {
-	minEffect string
-	format    string
-	output    string
+	minEffect     string
+	format        string
+	output        string
+	allowMismatch bool
 }
 
 func newDiffCmd(s *streams) *cobra.Command {
@@ -30,8 +31,12 @@ paired (McNemar), others as independent samples; p-values are Holm-corrected.
 
   herd diff main.json pr.json --min-effect 2% --format md
 
+Runs of different worlds or goals are refused (their rates measure different
+things); --allow-mismatch compares them anyway.
+
 Exit codes: 0 no regression, 1 a rate got significantly worse (p < 0.05 after
-correction) by at least --min-effect, 2 bad usage or an unreadable file.`,
+correction) by at least --min-effect, 2 bad usage, an unreadable file or runs
+of different worlds or goals.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDiff(s, opts, args[0], args[1])
@@ -41,6 +46,7 @@ correction) by at least --min-effect, 2 bad usage or an unreadable file.`,
 	f.StringVar(&opts.minEffect, "min-effect", "2%", "smallest change that counts as a regression, e.g. 2% or 0.02")
 	f.StringVar(&opts.format, "format", "terminal", "output format: terminal, md or json")
 	f.StringVarP(&opts.output, "output", "o", "", "write the diff to FILE instead of standard output")
+	f.BoolVar(&opts.allowMismatch, "allow-mismatch", false, "compare runs of different worlds or goals (refused otherwise)")
 	return cmd
 }
 
@@ -56,7 +62,13 @@ func runDiff(s *streams, opts *diffOptions, basePath, headPath string) error {
 	if err != nil {
 		return err
 	}
-	d, err := report.Diff(docs[0], docs[1], report.DiffOptions{MinEffect: minEffect})
+	if err := report.Comparable(docs[0], docs[1]); err != nil {
+		if !opts.allowMismatch {
+			return usageErrf("%s vs %s: %v; --allow-mismatch compares them anyway", basePath, headPath, err)
+		}
+		fmt.Fprintf(s.err, "herd: diff: %s vs %s: %v; compared as asked (--allow-mismatch)\n", basePath, headPath, err)
+	}
+	d, err := report.Diff(docs[0], docs[1], report.DiffOptions{MinEffect: minEffect, AllowMismatch: opts.allowMismatch})
 	if err != nil {
 		return usageErrf("%s vs %s: %w", basePath, headPath, err)
 	}

@@ -31,7 +31,7 @@ of your own system. It never overwrites a file.
   herd new my-world                # writes my-world.yaml, world "my_world"
   herd new worlds/crm-eu.yaml      # writes that file, world "crm_eu"
   herd validate billing.yaml
-  herd swarm billing.yaml --agents 200
+  herd swarm billing.yaml
 
 The world's name is the file's base name with - turned into _: lower case
 letters, digits and _, starting with a letter.`,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -10,10 +11,18 @@ import (
 	"github.com/herd-sh/herd/report"
 )
 
-// outputs are the files a run writes besides the terminal summary.
+// outputs are the files a run writes besides the terminal summary. A
+// path "-" is standard output: the report goes there instead of the
+// terminal summary, so `--json - | jq` reads one JSON document.
 type outputs struct {
 	json, html, md, junit, badge string
+	// quiet leaves out the terminal summary (and, where the command
+	// reads it, the progress and the run's other lines on stderr).
+	quiet bool
 }
+
+// stdoutPath is the path that names standard output.
+const stdoutPath = "-"
 
 // outputFile is one requested file; its flag names its format too.
 type outputFile struct{ flag, path string }
@@ -33,7 +42,16 @@ func (o outputs) files() []outputFile {
 // that a long run cannot end in "no such file or directory" and lose its
 // results.
 func (o outputs) check() error {
+	toStdout := ""
 	for _, f := range o.files() {
+		if f.path == stdoutPath {
+			if toStdout != "" {
+				// Two documents on one stream parse as neither.
+				return usageErrf("--%s -: --%s goes to standard output already; only one report can", f.flag, toStdout)
+			}
+			toStdout = f.flag
+			continue
+		}
 		dir := filepath.Dir(f.path)
 		st, err := os.Stat(dir)
 		var pe *fs.PathError
@@ -72,14 +90,28 @@ func finishRun(s *streams, res *report.Results, out outputs, thresholds []string
 		return exitUsage, err
 	}
 	// Files first: a broken terminal (closed pipe) must not lose them.
+	summary := !out.quiet
+	var toStdout *outputFile
 	for _, f := range out.files() {
+		if f.path == stdoutPath {
+			toStdout, summary = &f, false
+			continue
+		}
 		render, _ := reportRenderer(f.flag)
 		if err := writeFileAtomic(f.path, func(w io.Writer) error { return render(w, res, true) }); err != nil {
 			return exitUsage, usageErrf("--%s: %w", f.flag, err)
 		}
 	}
-	if err := report.Terminal(s.out, res, report.TerminalOptions{Plain: !isTerminal(s.out)}); err != nil {
-		return exitUsage, err
+	if toStdout != nil {
+		render, _ := reportRenderer(toStdout.flag)
+		if err := writeOutput(s, "", func(w io.Writer) error { return render(w, res, true) }); err != nil {
+			return exitUsage, fmt.Errorf("--%s -: standard output: %w", toStdout.flag, err)
+		}
+	}
+	if summary {
+		if err := report.Terminal(s.out, res, report.TerminalOptions{Plain: !isTerminal(s.out)}); err != nil {
+			return exitUsage, err
+		}
 	}
 	return report.ExitCode(res.Thresholds, strict), nil
 }

@@ -30,7 +30,7 @@ func newReplayCmd(s *streams) *cobra.Command {
 (with the reader model's scores), every call, every fault and the outcome.
 Give the same world, seed, --agents, --mix, --goal and --faults as the run
 (the replay command in a report has them all).`,
-		Example: `  herd replay mock:crm --seed 42 --agents 200 --agent 17 --variant ambiguous`,
+		Example: `  herd replay mock:crm --seed 42 --agent 17 --variant ambiguous`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.world = args[0]

@@ -205,3 +205,33 @@ func TestDiffCommand(t *testing.T) {
 		t.Errorf("diff - -: exit %d, %q", code, errs)
 	}
 }
+
+// herd diff refuses runs of different worlds or goals (exit 2): "no
+// regression" between them would say nothing. --allow-mismatch compares
+// them anyway, and says so.
+func TestDiffRefusesDifferentWorldsAndGoals(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	for _, run := range [][]string{
+		{"mock:crm", "crm.json"}, {"mock:shop", "shop.json"}, {"mock:crm", "crm1.json", "--goal", "hide_contact"},
+	} {
+		args := append([]string{"swarm", run[0], "--agents", "300", "--quiet", "--json", p(run[1])}, run[2:]...)
+		if code, _, errs := runHerd(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+	cases := []struct{ head, want string }{
+		{"shop.json", "the runs are of different worlds (crm vs shop)"},
+		{"crm1.json", "the runs are of different goals (hide_contact, lookup_contact, update_email vs hide_contact)"},
+	}
+	for _, c := range cases {
+		code, out, errs := runHerd(t, "diff", p("crm.json"), p(c.head))
+		if code != 2 || !strings.Contains(errs, c.want) || !strings.Contains(errs, "--allow-mismatch") || out != "" {
+			t.Errorf("diff crm.json %s: exit %d, %q; want 2 with %q", c.head, code, errs, c.want)
+		}
+		code, out, errs = runHerd(t, "diff", p("crm.json"), p(c.head), "--allow-mismatch")
+		if code == 2 || out == "" || !strings.Contains(errs, "compared as asked") {
+			t.Errorf("diff crm.json %s --allow-mismatch: exit %d, %q", c.head, code, errs)
+		}
+	}
+}

@@ -56,7 +56,7 @@ func newRootCmd(s *streams) *cobra.Command {
 exposed as MCP tools, runs scripted-persona agents against it, classifies what
 they did to the world, and reports how ready the tools are for real agents.
 
-  herd swarm mock:crm --agents 200 --seed 42
+  herd swarm mock:crm --seed 42
   herd serve mock:shop --http 127.0.0.1:8931
   herd report run.json --format md`,
 		SilenceUsage:  true,
@@ -72,6 +72,7 @@ they did to the world, and reports how ready the tools are for real agents.
 	for _, add := range commands {
 		root.AddCommand(add(s))
 	}
+	registerCompletions(root)
 	return root
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
+	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/swarm/otlp"
 	"github.com/herd-sh/herd/swarm/target"
@@ -51,7 +53,7 @@ type givenFlags struct {
 	agents, seed, workers, faults, agent                   bool
 	goal, mix, personas, variant, descriptions, shard      bool
 	world, rate, duration, arrival, maxInFlight, allowHost bool
-	callTimeout, token, allowWrites, otlp                  bool
+	callTimeout, token, allowWrites, otlp, progress        bool
 }
 
 // recordGiven reads which flags fs was given.
@@ -61,13 +63,20 @@ func recordGiven(fs *pflag.FlagSet) givenFlags {
 		agents: c("agents"), seed: c("seed"), workers: c("workers"), faults: c("faults"), agent: c("agent"),
 		goal: c("goal"), mix: c("mix"), personas: c("personas"), variant: c("variant"), descriptions: c("descriptions"), shard: c("shard"),
 		world: c("world"), rate: c("rate"), duration: c("duration"), arrival: c("arrival"), maxInFlight: c("max-in-flight"), allowHost: c("allow-host"),
-		callTimeout: c("call-timeout"), token: c("token"), allowWrites: c("allow-writes"), otlp: c("otlp"),
+		callTimeout: c("call-timeout"), token: c("token"), allowWrites: c("allow-writes"), otlp: c("otlp"), progress: c("progress"),
 	}
 }
 
+// defaultAgents is --agents when it is not given: enough for every goal of
+// a world with three goals (each of the built-in ones has two or three) to
+// reach the 300 episodes a verdict needs, so that the first run a newcomer
+// sees can decide; a thousand agents take well under a second in-process
+// (0.07–0.3 s whole-process on a shared 2-core machine).
+const defaultAgents = 1000
+
 func (o *swarmOptions) addFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.IntVar(&o.agents, "agents", 200, "number of agents (each runs one episode per variant)")
+	f.IntVar(&o.agents, "agents", defaultAgents, "number of agents (each runs one episode per variant)")
 	f.Uint64Var(&o.seed, "seed", 0, "run seed (default: the world's seed); the same seed replays the same run")
 	f.StringArrayVar(&o.goals, "goal", nil, "goal to run (repeatable; default: every goal of the world)")
 	f.StringVar(&o.mix, "mix", "", "persona weights, e.g. careful=0.5,hasty=0.5 (default: the whole pack, equal weights)")
@@ -343,7 +352,7 @@ TARGET may also be reached over MCP (see docs/targets.md):
 Over MCP, calls take real time: --rate, --duration, --arrival and
 --max-in-flight make it a load test, with latency per tool. Only loopback
 hosts are contacted unless --allow-host names another.`,
-		Example: `  herd swarm mock:crm --agents 200 --seed 42
+		Example: `  herd swarm mock:crm --seed 42
   herd swarm mock:crm --agents 2000 --variant clear,ambiguous --html report.html
   herd swarm mock:shop --faults hostile --mix careful=1,retrier=1 --json run.json
   herd swarm mock:crm --threshold 'harmful<5%' --threshold 'hide_contact:destroyed_data<1%'
@@ -367,6 +376,7 @@ hosts are contacted unless --allow-host names another.`,
 	f.StringVar(&o.out.badge, "badge", "", "write a shields.io endpoint badge JSON to this file")
 	f.StringArrayVar(&o.thresholds, "threshold", nil, "readiness threshold, e.g. 'harmful<5%' or 'hide_contact:destroyed_data<1%' (repeatable)")
 	f.BoolVar(&o.strict, "strict", false, "an INCONCLUSIVE threshold fails the run too")
+	f.BoolVarP(&o.out.quiet, "quiet", "q", false, "print no summary, progress or run lines, only warnings and errors (the files and the exit code are the result)")
 	f.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, a line a second otherwise), always (a line a second), never")
 	f.StringVar(&o.otlp, "otlp", "", "export a span per episode and per tool call to this OTLP HTTP collector, e.g. http://127.0.0.1:4318 (tracing slows the run)")
 	return cmd
@@ -405,7 +415,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) && o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
 	}
-	reached, err := swarm.Reach(ctx, spec, o.targetOptions())
+	reached, err := swarm.Reach(ctx, spec, o.targetOptions(), serve.StartLocalWorld)
 	if err != nil {
 		return flagErr(err)
 	}
@@ -454,9 +464,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		defer tgt.Close()
 	}
 	setGCTarget() // GOGC, when set, wins
-	fmt.Fprintf(s.err, "herd: swarm %s: %d agents × %d variant(s), seed %d, faults %s\n",
-		o.targetArg, cfg.Agents, len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
-	prog := newProgress(s.err, o.progress, plan.Episodes())
+	fmt.Fprintf(o.chatter(s), "herd: swarm %s: %s agents × %d variant(s), seed %d, faults %s\n",
+		o.targetArg, report.Thousands(int64(cfg.Agents)), len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
+	prog := newProgress(s.err, o.progressMode(), plan.Episodes(), o.progressLoad())
 	plan.SetProgress(prog.update, prog.every)
 	res, runErr := plan.Run(ctx, tgt)
 	prog.finish()
@@ -466,16 +476,17 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	res.Lint = lintFindings(cfg)
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
-		printStats(s.err, plan.LoadStats(), res, cfg.Load.Pacer != nil)
+		printStats(o.chatter(s), plan.LoadStats(), res, cfg.Load.Pacer != nil)
 	}
 	switch {
 	case runErr != nil:
 		// The target broke: what finished before is kept and written, and
 		// the run still exits 3.
-		fmt.Fprintf(s.err, "herd: target broke: %s; %d of %d episodes finished; the results are marked partial\n",
-			oneLine(runErr.Error()), res.Episodes, plan.Episodes())
+		fmt.Fprintf(s.err, "herd: target broke: %s; %s of %s episodes finished; the results are marked partial\n",
+			oneLine(runErr.Error()), report.Thousands(int64(res.Episodes)), report.Thousands(int64(plan.Episodes())))
 	case res.Partial:
-		fmt.Fprintf(s.err, "herd: interrupted: %d of %d episodes finished; the results are marked partial\n", res.Episodes, plan.Episodes())
+		fmt.Fprintf(s.err, "herd: interrupted: %s of %s episodes finished; the results are marked partial\n",
+			report.Thousands(int64(res.Episodes)), report.Thousands(int64(plan.Episodes())))
 	}
 	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 	if err != nil {
@@ -484,7 +495,42 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if runErr != nil {
 		return codeErr(exitUnreachable, nil) // the reason is printed above
 	}
-	return exitFor(code)
+	return exitFor(interruptedCode(ctx, res.Partial, code))
+}
+
+// interruptedCode is the exit code of a finished run: a run a signal
+// stopped exits 128 + the signal's number whatever its thresholds said
+// (they are judged on what finished, and printed and written all the
+// same), so that a stopped run never reads as a pass; code otherwise.
+func interruptedCode(ctx context.Context, partial bool, code int) int {
+	if c, ok := interruptCode(ctx); ok && partial {
+		return c
+	}
+	return code
+}
+
+// chatter is where the run's own lines go (the run's start, load
+// figures): stderr, or nowhere with --quiet.
+func (o *swarmCmdOptions) chatter(s *streams) io.Writer {
+	if o.out.quiet {
+		return io.Discard
+	}
+	return s.err
+}
+
+// progressLoad is what the progress display says of a load run: its
+// --duration and --rate.
+func (o *swarmCmdOptions) progressLoad() progressLoad {
+	return progressLoad{duration: o.transport.duration, rate: o.transport.rate}
+}
+
+// progressMode is --progress, "never" with --quiet unless --progress was
+// given.
+func (o *swarmCmdOptions) progressMode() string {
+	if o.out.quiet && !o.set.progress {
+		return "never"
+	}
+	return o.progress
 }
 
 func allowWritesErr(target string) error {

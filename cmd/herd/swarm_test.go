@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,7 +52,7 @@ func TestSwarmBadFlags(t *testing.T) {
 		{[]string{"--agents", "-1"}, "--agents: must be between 1 and 10000000, got -1"},
 		{[]string{"--max-agents", "0"}, "--max-agents: must be between 1 and 10000000, got 0"},
 		{[]string{"--max-agents", "20000000", "--agents", "15000000"}, "--max-agents: must be between 1 and 10000000, got 20000000"},
-		{[]string{"--max-agents", "100"}, "--agents: must be between 1 and 100, got 200"},
+		{[]string{"--max-agents", "100"}, "--agents: must be between 1 and 100, got 1000"},
 		{[]string{"--mix", "careful=x"}, `--mix: "careful=x": weight "x" is not a non-negative number`},
 		{[]string{"--mix", "carefull=1"}, `--mix: unknown persona "carefull"`},
 		{[]string{"--goal", "nope"}, `--goal: world crm has no goal "nope"`},
@@ -193,14 +195,26 @@ func TestSwarmShardAutoOutOfRange(t *testing.T) {
 }
 
 // A run interrupted with SIGINT writes partial results whose counts equal
-// the episodes it reports finished.
+// the episodes it reports finished, and exits 130 (SIGTERM: 143), so that
+// a stopped run never reads as a pass; its thresholds are still judged on
+// what finished.
 func TestSwarmInterruptWritesPartialResults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(c.sig.String(), func(t *testing.T) { testInterrupt(t, c.sig, c.code) })
+	}
+}
+
+func testInterrupt(t *testing.T, sig syscall.Signal, wantCode int) {
 	bin := herdBinary(t)
 	js := filepath.Join(t.TempDir(), "run.json")
-	cmd := exec.Command(bin, "swarm", "mock:crm", "--agents", "5000000", "--seed", "7", "--json", js, "--progress", "always")
+	cmd := exec.Command(bin, "swarm", "mock:crm", "--agents", "5000000", "--seed", "7", "--json", js, "--progress", "always",
+		"--threshold", "harmful<99%")
 	var stderr lockedBuffer // written by exec's copier, read by the test
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -215,7 +229,7 @@ func TestSwarmInterruptWritesPartialResults(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
@@ -224,11 +238,17 @@ func TestSwarmInterruptWritesPartialResults(t *testing.T) {
 	case <-done:
 	case <-time.After(60 * time.Second):
 		cmd.Process.Kill()
-		t.Fatal("herd did not stop within 60s of SIGINT")
+		t.Fatalf("herd did not stop within 60s of %v", sig)
+	}
+	if got := cmd.ProcessState.ExitCode(); got != wantCode {
+		t.Errorf("exit %d after %v, want %d:\n%s", got, sig, wantCode, stderr.String())
 	}
 	res, err := report.ReadFile(js)
 	if err != nil {
-		t.Fatalf("no results after SIGINT: %v\n%s", err, stderr.String())
+		t.Fatalf("no results after %v: %v\n%s", sig, err, stderr.String())
+	}
+	if len(res.Thresholds) != 1 || res.Thresholds[0].Result != report.Ready {
+		t.Errorf("the threshold is not judged on what finished: %+v", res.Thresholds)
 	}
 	if !res.Partial {
 		t.Fatal("results not marked partial")
@@ -286,4 +306,112 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// --json - writes the results document to standard output and nothing
+// else there, so that `herd swarm … --json - | jq .schema` works; --md -
+// likewise; two reports cannot share the stream.
+func TestSwarmReportToStdout(t *testing.T) {
+	code, out, errOut := runHerd(t, "swarm", "mock:crm", "--agents", "50", "--json", "-", "--progress", "never")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Schema   string `json:"schema"`
+		Episodes int    `json:"episodes"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%.300s", err, out)
+	}
+	if doc.Schema == "" || doc.Episodes != 50 {
+		t.Errorf("schema %q, %d episodes; want the run's document", doc.Schema, doc.Episodes)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error("a file named - was written")
+	}
+
+	code, out, errOut = runHerd(t, "swarm", "mock:crm", "--agents", "50", "--md", "-", "--progress", "never")
+	if code != 0 || !strings.HasPrefix(out, "#") || strings.Contains(out, "Misuse map —") {
+		t.Errorf("--md -: exit %d, want Markdown alone on stdout:\n%.300s\n%s", code, out, errOut)
+	}
+
+	code, _, errOut = runHerd(t, "swarm", "mock:crm", "--json", "-", "--md", "-")
+	if code != 2 || !strings.Contains(errOut, "--md -: --json goes to standard output already") {
+		t.Errorf("two reports to stdout: exit %d: %s", code, errOut)
+	}
+}
+
+// --quiet prints nothing but the files it is asked for; the exit code is
+// still the thresholds'.
+func TestSwarmQuiet(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "run.json")
+	code, out, errOut := runHerd(t, "swarm", "mock:crm", "--agents", "300", "--quiet", "--json", js, "--threshold", "harmful<0.1%")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (the threshold fails)", code)
+	}
+	if out != "" || errOut != "" {
+		t.Errorf("--quiet printed:\n%s\n%s", out, errOut)
+	}
+	if res := readRunJSON(t, js); res.Episodes != 300 {
+		t.Errorf("%d episodes in the file, want 300", res.Episodes)
+	}
+}
+
+// On mock:shop under hostile faults, double refunds after a timeout are
+// reported as double_refund — the goal's own name for the harm — in every
+// renderer, and the invariant they also break is shown beside them.
+func TestShopHostileReportsDoubleRefunds(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	code, out, errOut := runHerd(t, "swarm", "mock:shop", "--faults", "hostile", "--progress", "never",
+		"--json", p("run.json"), "--md", p("run.md"), "--html", p("run.html"), "--junit", p("run.xml"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	res := readRunJSON(t, p("run.json"))
+	doubles, asInvariant := 0, 0
+	for _, c := range res.Counts {
+		switch c.Class {
+		case "double_refund":
+			doubles += c.N
+		case "invariant:refunds_within_total":
+			asInvariant += c.N
+		}
+	}
+	broken := 0
+	for _, iv := range res.Invariants {
+		if iv.Name == "refunds_within_total" {
+			broken += iv.N
+		}
+	}
+	if doubles == 0 || broken < doubles {
+		t.Fatalf("%d double_refund episodes, %d breaking refunds_within_total (%d classed as the invariant); want double refunds counted as themselves and in the invariants", doubles, broken, asInvariant)
+	}
+	// A double_refund row of the misuse map shows a rate above 0% in
+	// every renderer (a line naming the class with a non-zero percentage).
+	nonZero := regexp.MustCompile(`(^|[^0-9.])(0\.[0-9]*[1-9]|[1-9])[0-9.]*%`)
+	reports := func(text string) bool {
+		for _, line := range strings.Split(text, "\n") {
+			if strings.Contains(line, "double_refund") && nonZero.MatchString(line) {
+				return true
+			}
+		}
+		return false
+	}
+	rendered := map[string]string{"terminal": out}
+	for _, f := range []string{"run.md", "run.html", "run.xml"} {
+		b, err := os.ReadFile(p(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rendered[f] = string(b)
+	}
+	for name, text := range rendered {
+		if !reports(text) {
+			t.Errorf("%s does not report the double refunds as double_refund", name)
+		}
+		if name != "run.xml" && !strings.Contains(text, "refunds_within_total") {
+			t.Errorf("%s does not show the invariant the double refunds break", name)
+		}
+	}
 }

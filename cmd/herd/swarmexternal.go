@@ -66,9 +66,9 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	if err := cfg.Check(); err != nil {
 		return flagErr(err)
 	}
-	fmt.Fprintf(s.err, "herd: swarm %s: %s %s, %d tools (%d read-only), %d agents, seed %d\n",
+	fmt.Fprintf(o.chatter(s), "herd: swarm %s: %s %s, %d tools (%d read-only), %d agents, seed %d\n",
 		reached.Spec.Raw, server.Name, server.Version, len(tools), readOnly, agents, seed)
-	prog := newProgress(s.err, o.progress, agents)
+	prog := newProgress(s.err, o.progressMode(), agents, o.progressLoad())
 	cfg.Progress, cfg.ProgressEvery = prog.update, prog.every
 	run, err := swarm.RunExternal(ctx, cfg)
 	prog.finish()
@@ -81,7 +81,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	res := run.Results
 	lr := lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant})
 	res.Lint = lintResults(lr)
-	printStats(s.err, run.Stats, res, load.Pacer != nil)
+	printStats(o.chatter(s), run.Stats, res, load.Pacer != nil)
 	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 	if err != nil {
 		return err
@@ -89,7 +89,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	if run.Unusable != "" {
 		return codeErr(exitUnreachable, fmt.Errorf("%s is unusable: %s", reached.Spec.Raw, run.Unusable))
 	}
-	return exitFor(code)
+	return exitFor(interruptedCode(ctx, res.Partial, code))
 }
 
 // lintTools describes discovered tools to the description linter: the
@@ -125,11 +125,11 @@ func lintTools(tools []*mcp.Tool) []lint.Tool {
 
 // printStats writes what a run over a transport measured.
 func printStats(w io.Writer, st swarm.LoadStats, res *report.Results, paced bool) {
-	fmt.Fprintf(w, "herd: load: %d of %d agents started", st.Started, st.Planned)
+	fmt.Fprintf(w, "herd: load: %s of %s agents started", report.Thousands(int64(st.Started)), report.Thousands(int64(st.Planned)))
 	if paced {
 		fmt.Fprintf(w, " (%.1f/s achieved)", st.StartRate())
 	}
-	fmt.Fprintf(w, "; %d calls in %.1fs (%.0f calls/s)\n", st.Calls, st.Seconds, st.CallRate())
+	fmt.Fprintf(w, "; %s calls in %.1fs (%s calls/s)\n", report.Thousands(int64(st.Calls)), st.Seconds, rateText(st.CallRate()))
 	if values := res.OverallLatency(); values != nil {
 		parts := make([]string, len(values))
 		for i, p := range report.Percentiles {
@@ -144,7 +144,7 @@ func printStats(w io.Writer, st swarm.LoadStats, res *report.Results, paced bool
 	var parts []string
 	for c := target.ClassOK; c < target.NumClasses; c++ {
 		if n := byClass[c]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", c, n))
+			parts = append(parts, fmt.Sprintf("%s %s", c, report.Thousands(n)))
 		}
 	}
 	if len(parts) > 0 {

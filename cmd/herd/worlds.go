@@ -19,7 +19,7 @@ func newWorldsCmd(s *streams) *cobra.Command {
 and what it imitates. Use a name wherever herd takes a world:
 
   herd inspect mock:payments
-  herd swarm mock:shop --agents 200`,
+  herd swarm mock:shop`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runWorlds(s.out)

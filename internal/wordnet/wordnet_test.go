@@ -1,6 +1,7 @@
 package wordnet
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -242,5 +243,25 @@ func TestPhrases(t *testing.T) {
 	}
 	if PhrasesFrom("zzzz") != nil {
 		t.Error("phrases from an unknown word")
+	}
+}
+
+// The Stem cache gives the uncached answer and stops growing at its bound,
+// however many distinct words an untrusted text holds.
+func TestStemCacheIsBoundedAndExact(t *testing.T) {
+	tb, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"archived", "Hidden", "deletion", "kept", "running"} {
+		if got, want := tb.Stem(w), tb.stem(normalize(w)); got != want || tb.Stem(w) != want {
+			t.Fatalf("Stem(%q) = %q cached, %q uncached", w, got, want)
+		}
+	}
+	for i := 0; i < maxCachedStems+5000; i++ {
+		tb.Stem(fmt.Sprintf("zq%dx", i))
+	}
+	if n := tb.stemCount.Load(); n > maxCachedStems {
+		t.Fatalf("the cache holds %d words, its bound is %d", n, maxCachedStems)
 	}
 }

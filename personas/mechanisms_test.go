@@ -1,0 +1,175 @@
+package personas
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// An emoji-sectioned description puts an icon on every line: the icon on
+// the title ("🛑 Cancel an order") is the tool's, not a warning, and a
+// warning icon on one line does not reach the next line's own icon.
+func TestIconTitlesAndIconLines(t *testing.T) {
+	roles := func(desc string) string {
+		var out []string
+		for _, s := range readStructure(desc) {
+			out = append(out, s.role.String()+":"+s.text)
+		}
+		return strings.Join(out, "|")
+	}
+	cases := []struct{ desc, want string }{
+		{"🛑 Cancel an order\nCancels an order that has not shipped.\n♻️ The order is kept.",
+			"title:Cancel an order|body:Cancels an order that has not shipped.|body:The order is kept."},
+		{"🗑️ Delete an item\nPermanently deletes an item.\n⚠️ This cannot be undone.\n💡 To stop selling it, use discontinue_item.",
+			"title:Delete an item|body:Permanently deletes an item.|warning:This cannot be undone.|body:To stop selling it, use discontinue_item."},
+		// A first line that warns by its own words stays a warning.
+		{"🚨 Deletes everything permanently\nUse with care.", "warning:Deletes everything permanently|warning:Use with care."},
+		{"⚠️ WARNING: PERMANENT\nThe record is gone.", "warning:PERMANENT|warning:The record is gone."},
+	}
+	for _, c := range cases {
+		if got := roles(c.desc); got != c.want {
+			t.Errorf("%q:\n got %s\nwant %s", c.desc, got, c.want)
+		}
+	}
+}
+
+// A careful reader weighs a warning of irreversible loss whenever the goal
+// does not ask for destruction, said ("keep") or not; a goal that asks to
+// delete accepts the loss it warns of.
+func TestLossWarningsWeighUnlessTheGoalDestroys(t *testing.T) {
+	tools := []rtool{
+		{name: "update_item", kind: "custom", text: "Update an item."},
+		{name: "purge_item", kind: "custom", text: "Permanently purge an item and all its versions. This cannot be undone.", destructive: true},
+	}
+	careful := Builtin().Get("careful")
+	cuesOf := func(intent string) float64 {
+		_, m, g := readerScores(t, intent, tools, "", careful)
+		return partOf(m.Explain(careful, g), "purge_item").Cues
+	}
+	if c := cuesOf("Move the item to the archive shelf"); c >= -0.2 {
+		t.Errorf("a goal that does not ask for destruction: purge's warnings weigh (cues %.3f)", c)
+	}
+	if c := cuesOf("Delete the item"); c != 0 {
+		t.Errorf("a goal that asks to delete accepts the loss: cues %.3f, want 0", c)
+	}
+}
+
+// A reader slips more where it saw less: under bare names a careful agent
+// picks the destructive tool now and then, under a description that warns
+// of the loss almost never, and it never slips where one tool clearly wins
+// on well-described tools.
+func TestLapseGrowsWithAmbiguityAndKeepsTheTextEffect(t *testing.T) {
+	careful := Builtin().Get("careful")
+	intent := "Point the item at the new shelf"
+	terse := []rtool{
+		{name: "update_item", kind: "custom", text: "Update an item."},
+		{name: "delete_item", kind: "custom", text: "Delete an item.", destructive: true},
+		{name: "create_item", kind: "custom", text: "Create an item."},
+	}
+	clear := []rtool{
+		{name: "update_item", kind: "custom", text: "Update an item in place: change its shelf, where it points, or its name; everything else is kept as it was."},
+		{name: "delete_item", kind: "custom", text: "Permanently delete an item and its whole history. This cannot be undone; to change where it points, use update_item.", destructive: true},
+		{name: "create_item", kind: "custom", text: "Create a new item with a name and a shelf; it gets a new id and no history."},
+	}
+	st, _, _ := readerScores(t, intent, terse, "", careful)
+	sc, _, _ := readerScores(t, intent, clear, "", careful)
+	pt, pc := pOf(st, "delete_item"), pOf(sc, "delete_item")
+	t.Logf("delete: bare %.4f, warned %.4f", pt, pc)
+	if !(pt > 0.003 && pt > 3*pc) {
+		t.Errorf("careful slips to delete under bare texts (%.4f) clearly more often than under a warning text (%.4f)", pt, pc)
+	}
+	if s := lapseShare([]float64{1, 0}, 1); s > 0.01 {
+		t.Errorf("a clear win on informed tools leaves almost no lapse, got %.3f", s)
+	}
+	if s := lapseShare([]float64{0.5, 0.5}, 1); s != lapseRate {
+		t.Errorf("a tie slips at the full rate %.2f, got %.3f", lapseRate, s)
+	}
+	if s := lapseShare([]float64{1, 0}, 0); s != lapseRate {
+		t.Errorf("a reader that saw no text slips at the full rate %.2f, got %.3f", lapseRate, s)
+	}
+}
+
+// A skimmer reads to a word budget, not one sentence: facts an emoji
+// layout spreads over short lines reach it, and a long first sentence is
+// still all it reads.
+func TestSkimmerReadsToAWordBudget(t *testing.T) {
+	skim := func(desc string) string {
+		tt := toolText{segs: readStructure(desc)}
+		var out []string
+		for _, i := range tt.skimmed(skimWords) {
+			out = append(out, tt.segs[i].text)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := skim("🚫 Discontinue an item\nThe item can no longer be sold.\n♻️ Its stock history is kept.\n💡 Reversible."); got != "The item can no longer be sold. Its stock history is kept." {
+		t.Errorf("short lines: skimmed %q", got)
+	}
+	long := "Discontinue an item: it can no longer be sold or reordered, but its stock history is kept. Reversible."
+	if got := skim(long); got != "Discontinue an item: it can no longer be sold or reordered, but its stock history is kept." {
+		t.Errorf("a long first sentence is all a skimmer reads: %q", got)
+	}
+	if got := FirstSentence("The item can no longer be sold.\nIts history is kept."); got != "The item can no longer be sold." {
+		t.Errorf("FirstSentence is still the sentence: %q", got)
+	}
+}
+
+// Placeholders joined by punctuation are one value to a reader: the dot of
+// "{{host}}.{{zone}}" is no sentence break that would cut the goal's verb
+// from its object.
+func TestJoinedPlaceholdersAreOneValue(t *testing.T) {
+	got := removePlaceholders("Take {{target.host}}.{{target.zone}} (record {{knows.id}}) offline")
+	if strings.Contains(got, ".") {
+		t.Errorf("removePlaceholders kept the joining dot: %q", got)
+	}
+	r := newRelater(nil)
+	ins := parseIntent(got, r.isAction, r)
+	if len(ins) != 1 || ins[0].verb == "record" {
+		t.Errorf("the goal's verb is not the record it names: %+v", ins)
+	}
+}
+
+// A phrasal verb's particle may follow its object: "bump the ticket up",
+// "take a name offline" — in a goal and in a tool's text alike.
+func TestSeparatedParticles(t *testing.T) {
+	r := newRelater(nil)
+	if ins := parseIntent("Bump ticket up to urgent priority", r.isAction, r); ins[0].verb != "bump up" {
+		t.Errorf("bump … up: verb %q", ins[0].verb)
+	}
+	if ins := parseIntent("Take the www record offline for a week", r.isAction, r); ins[0].verb != "take offlin" {
+		t.Errorf("take … offline: verb %q", ins[0].verb)
+	}
+	if ins := parseIntent("Delete the record and add a new one", r.isAction, r); ins[0].verb != key("delete") {
+		t.Errorf("no particle, no phrase: verb %q", ins[0].verb)
+	}
+}
+
+// A phrasal verb's particle says part of what it does: "take … offline"
+// is disabling, "bump … up" raising, though no tool says the phrase.
+func TestParticleSenses(t *testing.T) {
+	tools := []rtool{
+		{name: "update_item", kind: "custom", text: "Update an item."},
+		{name: "disable_item", kind: "custom", text: "Disable an item."},
+		{name: "raise_item", kind: "custom", text: "Raise an item's rank."},
+	}
+	prefers(t, "take offline is disabling", "Take item {{target.name}} offline for a week", tools, "", "careful", "disable_item", "update_item")
+	prefers(t, "bump up is raising", "Bump item {{target.name}} up in rank", tools, "", "careful", "raise_item", "update_item")
+}
+
+// A phrasal verb written as one word is that phrase: "rollback_deploy"
+// rolls back, and a goal that says "roll back" finds it.
+func TestClosedCompoundsArePhrases(t *testing.T) {
+	r := newRelater(nil)
+	aug, first := r.augment(stems("rollback deploy"))
+	if !slices.Contains(aug, "roll back") || !slices.Contains(first, "roll back") {
+		t.Errorf("rollback: augment %q, first %q", aug, first)
+	}
+	tools := []rtool{
+		{name: "redeploy_service", kind: "custom", text: "Deploy a service again."},
+		{name: "rollback_service", kind: "custom", text: "Return a service to its previous release."},
+	}
+	literal := Builtin().Get("literal")
+	sc, m, g := readerScores(t, "Roll back the service {{target.name}}", tools, "", literal)
+	if c := m.Confidence(literal, g); c < 0.9 || pOf(sc, "rollback_service") <= pOf(sc, "redeploy_service") {
+		t.Errorf("roll back = rollback, even word for word: confidence %.2f, %+v", c, sc)
+	}
+}
