@@ -6,7 +6,12 @@
 #
 #   bench/load.sh                       # 16 at once, 10 s each, 3 rounds
 #   INFLIGHT=32 DURATION=20 ROUNDS=5 bench/load.sh
+#   GOGC=100 bench/load.sh              # every process at Go's default instead
+#   SERVE_GOGC=100 bench/load.sh        # the server alone at another setting
 #
+# Every client runs at the same GC setting — GOGC as given, else 400, which
+# is what herd swarm and herd serve set themselves when GOGC is unset — so
+# the swarm is compared with an equally tuned loop; the script says which.
 # Everything runs on 127.0.0.1 and stops by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +20,8 @@ INFLIGHT="${INFLIGHT:-16}"
 SECONDS_EACH="${DURATION:-10}"
 ROUNDS="${ROUNDS:-3}"
 WORLD="${WORLD:-mock:crm}"
+export GOGC="${GOGC:-400}"
+SERVE_GOGC="${SERVE_GOGC:-$GOGC}"
 
 out="$(mktemp -d)"
 server_pid=""
@@ -26,7 +33,7 @@ trap cleanup EXIT
 go build -o "$out/herd" ./cmd/herd
 go build -o "$out/mcploop" ./bench/mcploop
 
-"$out/herd" serve "$WORLD" --http 127.0.0.1:0 --log-level warn >"$out/url.txt" 2>"$out/serve.err" &
+GOGC="$SERVE_GOGC" "$out/herd" serve "$WORLD" --http 127.0.0.1:0 --log-level warn >"$out/url.txt" 2>"$out/serve.err" &
 server_pid=$!
 for _ in $(seq 50); do [ -s "$out/url.txt" ] && break; sleep 0.1; done
 url="$(head -1 "$out/url.txt")"
@@ -40,6 +47,7 @@ server_ticks() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
 per_call() { echo "scale=0; $1 * 1000000 / $2" | bc -l; } # seconds, calls → µs
 TIMEFORMAT='%U %S'
 
+echo "GC: both clients at GOGC=$GOGC, herd serve at GOGC=$SERVE_GOGC; $INFLIGHT in flight, ${SECONDS_EACH}s per client and round"
 printf "%-6s %-12s %9s %8s %14s %14s\n" round client "calls/s" "p99 ms" "client us/call" "server us/call"
 for r in $(seq "$ROUNDS"); do
   s0=$(server_ticks)

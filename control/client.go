@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/herd-sh/herd/engine"
@@ -98,9 +99,27 @@ func (c *Client) Sessions(ctx context.Context) ([]SessionInfo, error) {
 	return list.Sessions, nil
 }
 
-// Journal reads session id's journal (NDJSON).
+// Journal reads session id's journal (NDJSON): the calls it holds, the
+// latest ones once its journal limit has dropped older ones (JournalTail
+// says how many).
 func (c *Client) Journal(ctx context.Context, id string) ([]byte, error) {
-	return c.do(ctx, http.MethodGet, sessionPath(id, "/journal"), nil)
+	b, _, err := c.JournalTail(ctx, id)
+	return b, err
+}
+
+// JournalTail reads session id's journal (NDJSON) and how many older calls
+// its journal limit dropped (0 from a herd too old to say).
+func (c *Client) JournalTail(ctx context.Context, id string) (ndjson []byte, dropped int, err error) {
+	b, h, err := c.doHeader(ctx, http.MethodGet, sessionPath(id, "/journal"), nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	if v := h.Get(JournalDroppedHeader); v != "" {
+		if dropped, err = strconv.Atoi(v); err != nil || dropped < 0 {
+			return nil, 0, fmt.Errorf("control plane: journal of session %s: header %s is %q, want a count", id, JournalDroppedHeader, v)
+		}
+	}
+	return b, dropped, nil
 }
 
 // State reads session id's records (canonical JSON).
@@ -138,25 +157,31 @@ func (c *Client) SetFaults(ctx context.Context, profile string) error {
 }
 
 func (c *Client) do(ctx context.Context, method, path string, body []byte) ([]byte, error) {
+	b, _, err := c.doHeader(ctx, method, path, body)
+	return b, err
+}
+
+// doHeader is do with the answer's header.
+func (c *Client) doHeader(ctx context.Context, method, path string, body []byte) ([]byte, http.Header, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("control plane %s %s: %w", method, c.base+path, err)
+		return nil, nil, fmt.Errorf("control plane %s %s: %w", method, c.base+path, err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxAnswer))
 	if err != nil {
-		return nil, fmt.Errorf("control plane %s %s: reading the answer: %w", method, c.base+path, err)
+		return nil, nil, fmt.Errorf("control plane %s %s: reading the answer: %w", method, c.base+path, err)
 	}
 	if resp.StatusCode/100 != 2 {
 		var e struct {
@@ -169,7 +194,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte) ([]by
 		if len(msg) > 300 {
 			msg = strings.ToValidUTF8(msg[:300], "") + "…" // not half a character
 		}
-		return nil, fmt.Errorf("control plane %s %s: %s: %s", method, c.base+path, resp.Status, msg)
+		return nil, nil, fmt.Errorf("control plane %s %s: %s: %s", method, c.base+path, resp.Status, msg)
 	}
-	return b, nil
+	return b, resp.Header, nil
 }

@@ -21,6 +21,17 @@ const (
 	Path = "/control"
 )
 
+// Capability is the key under the experimental capabilities of a herd
+// server's initialize result where it says where its control plane listens
+// ({"url": "http://HOST:PORT/control"}, Announce): how a client that started
+// herd serve over stdio with --control finds it, whatever the log level.
+const Capability = "sh.herd/control"
+
+// Announce is the value under Capability.
+type Announce struct {
+	URL string `json:"url"`
+}
+
 // ResetMeta is the _meta key by which a tool call resets its session before
 // it runs: the control plane's reset (POST /control/sessions/{id}/reset),
 // carried by the episode's first call instead of a request of its own. A
@@ -52,6 +63,9 @@ type MetaResetAnswer struct {
 	Goal    string               `json:"goal,omitempty"`
 	Target  string               `json:"target,omitempty"`
 	Journal []engine.JournalCall `json:"journal,omitzero"`
+	// JournalDropped counts the calls before Journal's first that the
+	// session's journal limit dropped: a replay of an episode needs none.
+	JournalDropped int `json:"journal_dropped,omitempty"`
 }
 
 // WorldDoc is the world:// resource (and GET /control/world): what the world
@@ -88,7 +102,37 @@ type ToolDoc struct {
 type SessionCount struct {
 	Live int `json:"live"`
 	Kept int `json:"kept"`
+	// Evicted counts live sessions the server closed to make room for a new
+	// one at its session limit (the one idle the longest each time);
+	// TimedOut those it closed after the idle timeout.
+	Evicted  int `json:"evicted"`
+	TimedOut int `json:"timed_out"`
 }
+
+// Runtime is GET /control/runtime: what a long run watches on the server
+// (bench/soak.sh samples it) — tool calls served since it started, its
+// goroutines and heap.
+type Runtime struct {
+	Calls      int64        `json:"calls"`
+	Goroutines int          `json:"goroutines"`
+	HeapBytes  uint64       `json:"heap_bytes"` // live and not yet collected
+	GCs        uint32       `json:"gcs"`
+	Sessions   SessionCount `json:"sessions"`
+}
+
+// JournalInfo is how much of a session's journal the server holds: a
+// session keeps its latest Limit calls (0: all), and counts every call.
+// Calls = Kept + Dropped; GET …/journal answers the Kept ones, and says
+// how many were dropped in its JournalDroppedHeader.
+type JournalInfo struct {
+	engine.JournalTotals
+	Limit int `json:"limit"`
+}
+
+// JournalDroppedHeader is the header of GET …/journal answers saying how
+// many older calls the session's journal limit dropped (absent from a herd
+// too old to drop any).
+const JournalDroppedHeader = "Herd-Journal-Dropped"
 
 // SessionInfo describes one world session, as GET /control/sessions lists it.
 type SessionInfo struct {
@@ -99,6 +143,12 @@ type SessionInfo struct {
 	Profile string    `json:"profile"`
 	Created time.Time `json:"created"`
 	Closed  bool      `json:"closed"` // the MCP session ended; its world stays readable
+	// Ended says why a closed session ended: "closed" (by the client, or
+	// the server stopping), "idle" (the idle timeout), "evicted" (to make
+	// room for a new session at the session limit). Empty while live.
+	Ended      string       `json:"ended,omitempty"`
+	LastActive time.Time    `json:"last_active"` // when its latest request began or ended
+	Journal    *JournalInfo `json:"journal,omitempty"`
 }
 
 // Reset is the body of POST /control/sessions/{id}/reset, as a driver that
@@ -130,4 +180,7 @@ type ResetAnswer struct {
 	// Journal is the session's journal before the reset, a line a value
 	// (with Reset.ReturnJournal; nil from a herd too old to send it).
 	Journal []json.RawMessage `json:"journal"`
+	// JournalDropped counts the calls before Journal's first that the
+	// session's journal limit dropped.
+	JournalDropped int `json:"journal_dropped,omitempty"`
 }

@@ -607,7 +607,10 @@ func (s *Session) record(idx uint64, start time.Duration, args map[string]any, r
 		}
 		s.errCounts[res.Err.Code]++
 	}
-	s.journal = append(s.journal, JournalEntry{Seq: int(idx), Tool: res.Tool, Args: args, At: start, Result: *res})
+	if w := &s.watch; w.rec != nil && res.Record != nil && res.Record.typ == w.rec.typ && res.Record.id == w.rec.id {
+		w.last = res.Record
+	}
+	s.appendJournal(JournalEntry{Seq: int(idx), Tool: res.Tool, Args: args, At: start, Result: *res})
 }
 
 // afterCall lets a goal's concurrent actor write, when its turn has come.

@@ -93,6 +93,9 @@ func (g *Goal) Begin(s *Session, rnd uint64) (*Attempt, error) {
 	if g.concurrent != nil {
 		s.concurrent = pendingConcurrent{spec: g.concurrent, target: target}
 	}
+	if s.watch.rec == nil {
+		s.watch = watchedTarget{rec: target, last: target}
+	}
 	s.watched, s.watchedRead = target, false
 	return a, nil
 }
@@ -278,9 +281,20 @@ func (o *outcomeVars) resolve(name string) ref.Val {
 	return nil
 }
 
+// watchedTarget is the target of the first goal attempt begun on a session
+// and the last record a call produced for it, kept call by call: a session
+// whose journal keeps only its latest calls (SetJournalLimit) still knows
+// the target's state before it was deleted.
+type watchedTarget struct {
+	rec, last *Record
+}
+
 // lastState finds the target's state just before it was deleted: the last
 // successful write to it in the journal, or its base state.
 func lastState(s *Session, tgt *Record) *Record {
+	if w := s.watch; w.rec != nil && w.rec.typ == tgt.typ && w.rec.id == tgt.id {
+		return w.last
+	}
 	last := tgt
 	for _, e := range s.journal {
 		if r := e.Result.Record; r != nil && r.typ == tgt.typ && r.id == tgt.id {

@@ -21,9 +21,112 @@ type JournalEntry struct {
 	Result Result
 }
 
-// Journal returns the session's calls in order. The slice must not be
-// modified.
-func (s *Session) Journal() []JournalEntry { return s.journal }
+// Journal returns the calls the session's journal holds, in order: every
+// call, or with a journal limit (SetJournalLimit) the latest ones. The slice
+// must not be modified.
+func (s *Session) Journal() []JournalEntry {
+	if s.jhead == 0 {
+		return s.journal
+	}
+	// A ring that has wrapped: the oldest entry is at jhead.
+	out := make([]JournalEntry, 0, len(s.journal))
+	out = append(out, s.journal[s.jhead:]...)
+	return append(out, s.journal[:s.jhead]...)
+}
+
+// eachEntry calls fn for every entry the journal holds, oldest first,
+// without building a slice.
+func (s *Session) eachEntry(fn func(*JournalEntry) error) error {
+	n := len(s.journal)
+	for i := range n {
+		if err := fn(&s.journal[(s.jhead+i)%n]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// JournalTotals counts every call recorded since the session started (or
+// was reset or restored), whether or not its journal entry is still held:
+// what a long-lived session's books say once its journal keeps only the
+// latest calls.
+type JournalTotals struct {
+	Calls     int `json:"calls"`     // calls recorded
+	Kept      int `json:"kept"`      // entries the journal holds
+	Dropped   int `json:"dropped"`   // the oldest entries the journal limit let go
+	Errors    int `json:"errors"`    // calls that failed (faults included)
+	Faults    int `json:"faults"`    // calls that met an injected fault
+	Committed int `json:"committed"` // calls whose write took effect
+}
+
+// JournalTotals returns the session's running totals.
+func (s *Session) JournalTotals() JournalTotals {
+	t := s.totals
+	t.Kept = len(s.journal)
+	t.Calls = t.Kept + t.Dropped
+	return t
+}
+
+// SetJournalLimit keeps at most n journal entries from now on, the latest
+// ones, dropping the oldest as calls come (n ≤ 0: no limit, the default).
+// A journal longer than n is cut to its last n entries at once. The totals
+// still count every call.
+//
+// Why a ring: a session that is never reset (a served session a client keeps
+// for hours) would otherwise hold every call it ever made, results included.
+// In-process episodes are a handful of calls and keep the whole journal.
+func (s *Session) SetJournalLimit(n int) {
+	if n < 0 {
+		n = 0
+	}
+	s.jlimit = n
+	if n == 0 {
+		if s.jhead != 0 {
+			s.journal, s.jhead = s.Journal(), 0
+			s.shared &^= sharedJournal
+		}
+		return
+	}
+	if len(s.journal) <= n && s.jhead == 0 {
+		return
+	}
+	all := s.Journal()
+	if len(all) > n {
+		s.totals.Dropped += len(all) - n
+		all = all[len(all)-n:]
+	}
+	// A fresh array: the old one (maybe shared with a fork) is let go.
+	s.journal, s.jhead = append(make([]JournalEntry, 0, n), all...), 0
+	s.shared &^= sharedJournal
+}
+
+// JournalLimit returns the journal limit (0: none).
+func (s *Session) JournalLimit() int { return s.jlimit }
+
+// appendJournal adds an entry, overwriting the oldest once the journal
+// holds its limit.
+func (s *Session) appendJournal(e JournalEntry) {
+	r := &e.Result
+	if r.Err != nil {
+		s.totals.Errors++
+	}
+	if r.Fault != "" {
+		s.totals.Faults++
+	}
+	if r.Committed {
+		s.totals.Committed++
+	}
+	if s.jlimit == 0 || len(s.journal) < s.jlimit {
+		s.journal = append(s.journal, e)
+		return
+	}
+	// Full: overwrite in place, so the array is this session's own first
+	// (after a Fork the two sessions share it).
+	s.own(sharedJournal)
+	s.journal[s.jhead] = e
+	s.jhead = (s.jhead + 1) % len(s.journal)
+	s.totals.Dropped++
+}
 
 // JournalCall is one journal line without the call's latency and result:
 // what a driver that replays the calls needs, a fraction of the bytes (a
@@ -56,10 +159,11 @@ func (e *JournalEntry) Call() JournalCall {
 
 // JournalCalls returns the journal's calls without their results.
 func (s *Session) JournalCalls() []JournalCall {
-	calls := make([]JournalCall, len(s.journal))
-	for i := range s.journal {
-		calls[i] = s.journal[i].Call()
-	}
+	calls := make([]JournalCall, 0, len(s.journal))
+	_ = s.eachEntry(func(e *JournalEntry) error {
+		calls = append(calls, e.Call())
+		return nil
+	})
 	return calls
 }
 
@@ -73,17 +177,13 @@ type journalLine struct {
 // WriteJournal writes the journal as NDJSON, one call per line.
 func (s *Session) WriteJournal(w io.Writer) error {
 	enc := json.NewEncoder(w)
-	for i := range s.journal {
-		e := &s.journal[i]
+	return s.eachEntry(func(e *JournalEntry) error {
 		l := journalLine{JournalCall: e.Call(), LatencyMS: ms(e.Result.Latency)}
 		if e.Result.Err == nil {
 			l.Result = e.Result.Value()
 		}
-		if err := enc.Encode(l); err != nil {
-			return err
-		}
-	}
-	return nil
+		return enc.Encode(l)
+	})
 }
 
 func ms(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
@@ -215,7 +315,7 @@ func (s *Session) Restore(data []byte) error {
 	// The restored session takes the snapshot's key along with its call
 	// count, so that its later dice are the ones the original session would
 	// have thrown: a restore continues the same story.
-	fresh := &Session{base: s.base, key: snap.Key, profile: s.profile, calls: snap.Calls, elapsed: time.Duration(snap.ElapsedNS)}
+	fresh := &Session{base: s.base, key: snap.Key, profile: s.profile, calls: snap.Calls, elapsed: time.Duration(snap.ElapsedNS), jlimit: s.jlimit}
 	fresh.recView.s = fresh
 	if len(snap.NextID) > 0 {
 		if len(snap.NextID) != len(w.Types) {

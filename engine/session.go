@@ -106,7 +106,11 @@ type Session struct {
 
 	calls      uint64
 	elapsed    time.Duration
-	journal    []JournalEntry
+	journal    []JournalEntry // a ring once jlimit is reached: the oldest entry is at jhead
+	jhead      int
+	jlimit     int // entries kept at most; 0: all
+	totals     JournalTotals
+	watch      watchedTarget // a goal's target, for its last state (see lastState)
 	idem       map[string]Result
 	retryUntil map[int]time.Duration // tool index → virtual time the rate limit lifts
 	ignoredRA  int
@@ -136,7 +140,8 @@ const (
 	sharedIdem
 	sharedRetry
 	sharedErrCounts
-	sharedAll = sharedOverlay | sharedNextID | sharedIdem | sharedRetry | sharedErrCounts
+	sharedJournal // only once the journal is a full ring, written in place
+	sharedAll     = sharedOverlay | sharedNextID | sharedIdem | sharedRetry | sharedErrCounts | sharedJournal
 )
 
 // own makes the session's copy of part its own before a write to it.
@@ -156,6 +161,8 @@ func (s *Session) own(part sharedParts) {
 		s.retryUntil = maps.Clone(s.retryUntil)
 	case sharedErrCounts:
 		s.errCounts = maps.Clone(s.errCounts)
+	case sharedJournal:
+		s.journal = slices.Clone(s.journal)
 	}
 }
 
@@ -202,9 +209,9 @@ func (s *Session) Fork(key uint64) *Session {
 }
 
 // Reset drops every change, the journal and the clock: the session is as
-// new, on the same base and key.
+// new, on the same base and key (and journal limit).
 func (s *Session) Reset() {
-	*s = Session{base: s.base, key: s.key, profile: s.profile}
+	*s = Session{base: s.base, key: s.key, profile: s.profile, jlimit: s.jlimit}
 	s.recView.s = s
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
+	"strconv"
 
 	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
@@ -24,6 +26,7 @@ const (
 // 500 when the server itself failed (an invariant that cannot be evaluated).
 func (s *Server) routeControl(mux *http.ServeMux) {
 	mux.HandleFunc("GET /control/world", s.getWorld)
+	mux.HandleFunc("GET /control/runtime", s.getRuntime)
 	mux.HandleFunc("GET /control/faults", s.getFaults)
 	mux.HandleFunc("POST /control/faults", s.postFaults)
 	mux.HandleFunc("GET /control/sessions", s.getSessions)
@@ -42,9 +45,19 @@ func (s *Server) routeControl(mux *http.ServeMux) {
 
 func (s *Server) getWorld(w http.ResponseWriter, _ *http.Request) {
 	d := s.worldDoc()
-	live, kept := s.sessions.counts()
-	d.Sessions = &control.SessionCount{Live: live, Kept: kept}
+	n := s.sessions.counts()
+	d.Sessions = &n
 	writeJSON(w, http.StatusOK, d)
+}
+
+// getRuntime answers what a soak watches: calls served, goroutines, heap.
+func (s *Server) getRuntime(w http.ResponseWriter, _ *http.Request) {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	writeJSON(w, http.StatusOK, control.Runtime{
+		Calls: s.calls.Load(), Goroutines: runtime.NumGoroutine(),
+		HeapBytes: m.HeapAlloc, GCs: m.NumGC, Sessions: s.sessions.counts(),
+	})
 }
 
 type faultsBody struct {
@@ -108,11 +121,14 @@ func (s *Server) getChanges(w http.ResponseWriter, _ *http.Request, ws *worldSes
 }
 
 func (s *Server) getJournal(w http.ResponseWriter, _ *http.Request, ws *worldSession) {
-	b, err := ws.journal()
+	b, dropped, err := ws.journal()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
+	// The lines stay what they were (a reader of old keeps working); how
+	// many older calls the journal limit dropped is said beside them.
+	w.Header().Set(control.JournalDroppedHeader, strconv.Itoa(dropped))
 	writeRaw(w, "application/x-ndjson", b)
 }
 
@@ -154,6 +170,9 @@ type resetAnswer struct {
 	// Journal is the dropped journal with return_journal: a JSON array of
 	// the NDJSON lines GET .../journal would have answered.
 	Journal json.RawMessage `json:"journal,omitempty"`
+	// JournalDropped counts the calls before Journal's first that the
+	// journal limit had dropped.
+	JournalDropped int `json:"journal_dropped,omitempty"`
 }
 
 // postReset drops the session's changes; with a seed, it starts over on
@@ -178,6 +197,7 @@ func (s *Server) postReset(w http.ResponseWriter, r *http.Request, ws *worldSess
 		}
 		// Read by a program once per episode: compact, not indented.
 		ans.Journal = ndjsonArray(journal.Bytes())
+		ans.JournalDropped = old.JournalTotals().Dropped
 		b, err := json.Marshal(ans)
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, err.Error())

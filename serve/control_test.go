@@ -1,11 +1,14 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/control"
 )
@@ -215,8 +218,10 @@ func findRecord(recs []map[string]any, id string) map[string]any {
 	return nil
 }
 
-// TestMaxSessions: a session beyond MaxSessions is refused with 503 and a
-// message; ending one makes room; ended sessions stay readable, the oldest
+// TestMaxSessions: at MaxSessions a new session takes the place of the
+// live one idle the longest (evicted: logged, counted, its world kept
+// readable), and is refused with 503 and a message only when every live
+// session has a request in flight; ended sessions stay readable, the oldest
 // dropped first once MaxSessions of them are kept.
 func TestMaxSessions(t *testing.T) {
 	s := newTestServer(t, Options{Seed: 42, MaxSessions: 2})
@@ -230,22 +235,46 @@ func TestMaxSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	call(t, a, "get_contact", map[string]any{"id": "c_0001"})
+	call(t, b, "get_contact", map[string]any{"id": "c_0001"})
+
+	// Both busy: no room.
+	wa, wb := s.sessions.lookup(a.ID()), s.sessions.lookup(b.ID())
+	wa.begin(time.Now())
+	wb.begin(time.Now())
 	if _, err := dialHTTP(base, hc); err == nil || !strings.Contains(err.Error(), "Service Unavailable") {
-		t.Fatalf("third session: %v, want 503", err)
+		t.Fatalf("third session while both are busy: %v, want 503", err)
 	}
 	m := &rawMCP{t: t, hc: hc, url: base + control.MCPPath}
 	code, body, _ := m.post([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`), nil)
-	if code != http.StatusServiceUnavailable || !strings.Contains(body, "too many sessions: at most 2 at once") {
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "too many sessions: at most 2 at once, and none of them idle") {
 		t.Fatalf("raw third initialize: %d %s", code, body)
 	}
+	wa.done(time.Now())
+	time.Sleep(2 * time.Millisecond) // b's request ends later: a is the idlest
+	wb.done(time.Now())
 
+	// A third session evicts a, the idlest.
 	first := a.ID()
-	_ = a.Close()
-	waitClosed(t, hc, base, first)
 	c, err := dialHTTP(base, hc)
 	if err != nil {
-		t.Fatalf("a session after one ended: %v", err)
+		t.Fatalf("a third session with two idle ones: %v", err)
 	}
+	waitClosed(t, hc, base, first)
+	var info control.SessionInfo
+	mustJSON(t, hc, base+"/control/sessions/"+first, &info)
+	if info.Ended != "evicted" || info.Calls != 1 || info.Journal == nil || info.Journal.Kept != 1 {
+		t.Fatalf("evicted session: %+v", info)
+	}
+	if _, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_contact", Arguments: map[string]any{"id": "c_0001"}}); err == nil {
+		t.Fatal("a call on the evicted session succeeded")
+	}
+	var doc control.WorldDoc
+	mustJSON(t, hc, base+"/control/world", &doc)
+	if n := doc.Sessions; n == nil || n.Live != 2 || n.Evicted != 1 || n.TimedOut != 0 {
+		t.Fatalf("session counts after an eviction: %+v", n)
+	}
+
 	// Two ended sessions are kept; a third ended one pushes out the oldest.
 	_ = b.Close()
 	waitClosed(t, hc, base, b.ID())
@@ -258,6 +287,9 @@ func TestMaxSessions(t *testing.T) {
 	mustJSON(t, hc, base+"/control/sessions", &list)
 	if len(list.Sessions) != 2 || list.Sessions[0].ID != b.ID() || list.Sessions[1].ID != c.ID() {
 		t.Fatalf("kept sessions: %+v", list.Sessions)
+	}
+	if list.Sessions[0].Ended != "closed" {
+		t.Fatalf("a session its client closed says it ended %q", list.Sessions[0].Ended)
 	}
 }
 

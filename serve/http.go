@@ -42,9 +42,10 @@ func (s *Server) streamable() http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		// One JSON body per answer: simplest for clients that are plain HTTP
 		// libraries (a pytest with requests), and nothing here streams.
-		JSONResponse:        true,
-		Logger:              sdkLogger(s.log, "streamable"),
-		SessionTimeout:      s.idle,
+		JSONResponse: true,
+		Logger:       sdkLogger(s.log, "streamable"),
+		// No SessionTimeout: the server times sessions out itself
+		// (startJanitor), so that it knows, logs and counts which ended why.
 		MaxRequestBodyBytes: MaxRequestBytes,
 		// The guard already checks Host (and knows about --allow-remote);
 		// the SDK's own check would refuse remote hosts even when allowed.
@@ -60,11 +61,12 @@ func (s *Server) limitSessions(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		res := s.sessions.reserve()
+		res, evicted := s.sessions.reserve(s.now())
+		s.endMCP(evicted)
 		if res == nil {
-			s.log.Warn("session refused: too many sessions", "max", s.sessions.max, "remote", r.RemoteAddr)
+			s.log.Warn("session refused: too many sessions, each with a request in flight", "max", s.sessions.max, "remote", r.RemoteAddr)
 			w.Header().Set("Retry-After", "1")
-			http.Error(w, fmt.Sprintf("too many sessions: at most %d at once (end one with DELETE, or serve with a larger session limit)", s.sessions.max), http.StatusServiceUnavailable)
+			http.Error(w, fmt.Sprintf("too many sessions: at most %d at once, and none of them idle (end one with DELETE, or serve with a larger session limit)", s.sessions.max), http.StatusServiceUnavailable)
 			return
 		}
 		defer s.sessions.release(res)

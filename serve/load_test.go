@@ -98,7 +98,8 @@ func TestConcurrentSessionsHTTP(t *testing.T) {
 		sessions, calls = 200, 200
 	}
 	w := loadCRM(t)
-	s := newTestServer(t, Options{Seed: 42, Faults: "hostile", MaxFaultWait: time.Millisecond, MaxSessions: sessions})
+	// Ended sessions keep every call here: the whole journal is checked.
+	s := newTestServer(t, Options{Seed: 42, Faults: "hostile", MaxFaultWait: time.Millisecond, MaxSessions: sessions, EndedJournalLimit: calls})
 	base := startHTTP(t, s)
 	hc := pooledClient("")
 

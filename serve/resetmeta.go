@@ -77,6 +77,7 @@ func metaAnswer(ans resetAnswer, old *engine.Session, withJournal bool) control.
 	}
 	if withJournal {
 		a.Journal = old.JournalCalls()
+		a.JournalDropped = old.JournalTotals().Dropped
 	}
 	return a
 }

@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,7 +34,18 @@ import (
 const (
 	DefaultMaxFaultWait = 5 * time.Second
 	DefaultMaxSessions  = 1000
-	DefaultIdleTimeout  = time.Hour
+	DefaultIdleTimeout  = 5 * time.Minute
+
+	// DefaultJournalLimit is how many calls a session's journal keeps (the
+	// latest; totals count them all). It is the most calls a built-in
+	// persona's episode makes (its patience is at most 1,000), so the
+	// journal a reset hands back to herd swarm is always the whole episode.
+	DefaultJournalLimit = 1000
+
+	// DefaultEndedJournalLimit is how many journal entries a session keeps
+	// once it has ended: enough for what a test's agent did, little enough
+	// that a thousand ended sessions stay small.
+	DefaultEndedJournalLimit = 100
 
 	// MaxRequestBytes bounds one MCP request (an HTTP body or a stdio line):
 	// world records are small, and megabytes of arguments are an attack or
@@ -56,13 +68,29 @@ type Options struct {
 	MaxFaultWait time.Duration
 
 	// MaxSessions is the most MCP sessions served at once (zero:
-	// DefaultMaxSessions). As many ended sessions are kept readable through
-	// the control plane.
+	// DefaultMaxSessions). At the limit, a new HTTP session takes the place
+	// of the live one idle the longest (evicted), and is refused only when
+	// every live session has a request in flight. As many ended sessions
+	// are kept readable through the control plane.
 	MaxSessions int
 
-	// IdleTimeout closes an HTTP session that has sent nothing for this long
-	// (zero: DefaultIdleTimeout). Its world stays readable.
+	// IdleTimeout closes an HTTP session that has had no request for this
+	// long (zero: DefaultIdleTimeout; negative: never). Its world stays
+	// readable. Clients that end without a DELETE (many do) leave sessions
+	// only this timeout or an eviction frees.
 	IdleTimeout time.Duration
+
+	// JournalLimit is how many calls a session's journal keeps, the latest
+	// (zero: DefaultJournalLimit; negative: all — memory then grows with
+	// every call of a session that is never reset). An ended session keeps
+	// at most EndedJournalLimit of them.
+	JournalLimit int
+
+	// EndedJournalLimit is how many journal entries an ended session keeps,
+	// the latest (zero: DefaultEndedJournalLimit; never more than
+	// JournalLimit): ended sessions are kept by the hundred, each as its
+	// end state, its totals and this tail of its journal.
+	EndedJournalLimit int
 
 	// Token, when set, must be presented as "Authorization: Bearer TOKEN" on
 	// every HTTP request (/mcp and /control).
@@ -72,6 +100,12 @@ type Options struct {
 	// Without it, a request whose Host or Origin names another machine is
 	// refused: that is how a DNS-rebinding page would reach a local server.
 	AllowRemote bool
+
+	// ControlURL is where the control plane is served
+	// (http://HOST:PORT/control), announced to every client in the
+	// initialize result's experimental capabilities (control.Capability):
+	// a client that started the server over stdio finds it there.
+	ControlURL string
 
 	Logger *slog.Logger // nil: discard
 }
@@ -90,13 +124,16 @@ type Server struct {
 	sessions *registry
 	bases    *baseCache
 	seed     uint64
+	control  string       // the control plane's URL, announced at initialize
+	calls    atomic.Int64 // tool calls served (GET /control/runtime)
 
 	// done is closed by Close: calls sleeping out a latency return at once.
 	done      chan struct{}
 	closeOnce sync.Once
 	watchMu   sync.Mutex
 	closing   bool           // Close has begun: no new watchers
-	watchers  sync.WaitGroup // one per session, until it closes
+	watchers  sync.WaitGroup // one per session, until it closes; and the idle janitor
+	janitor   sync.Once      // started with the first HTTP session
 	now       func() time.Time
 }
 
@@ -131,14 +168,22 @@ func New(opts Options) (*Server, error) {
 		remote:  opts.AllowRemote,
 		log:     opts.Logger,
 		seed:    opts.Seed,
+		control: opts.ControlURL,
 		done:    make(chan struct{}),
 		now:     time.Now,
 	}
 	if s.maxWait == 0 {
 		s.maxWait = DefaultMaxFaultWait
 	}
-	if s.idle <= 0 {
+	if s.idle == 0 {
 		s.idle = DefaultIdleTimeout
+	}
+	journalLimit := opts.JournalLimit
+	switch {
+	case journalLimit == 0:
+		journalLimit = DefaultJournalLimit
+	case journalLimit < 0:
+		journalLimit = 0 // the engine's "no limit"
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -151,7 +196,15 @@ func New(opts Options) (*Server, error) {
 	if _, err := s.bases.get(opts.Seed); err != nil {
 		return nil, err
 	}
-	s.sessions = newRegistry(s.bases, opts.Seed, profile, maxSessions)
+	endedLimit := opts.EndedJournalLimit
+	if endedLimit <= 0 {
+		endedLimit = DefaultEndedJournalLimit
+	}
+	if journalLimit > 0 {
+		endedLimit = min(endedLimit, journalLimit)
+	}
+	s.sessions = newRegistry(s.bases, opts.Seed, profile, maxSessions, journalLimit, s.log)
+	s.sessions.endedLimit = endedLimit
 	s.mcp = s.newMCPServer()
 	return s, nil
 }
@@ -216,9 +269,7 @@ func (s *Server) newMCPServer() *mcp.Server {
 	}, &mcp.ServerOptions{
 		Instructions: w.Instructions, // never the description: it says what a run judges
 		Logger:       sdkLogger(s.log, "mcp"),
-		// No logging capability: herd logs to its own stderr, never to the
-		// client.
-		Capabilities: &mcp.ServerCapabilities{},
+		Capabilities: s.capabilities(),
 	})
 	srv.AddReceivingMiddleware(s.containPanics, s.trackSessions)
 	for _, t := range w.Tools {
@@ -226,6 +277,18 @@ func (s *Server) newMCPServer() *mcp.Server {
 	}
 	s.addResources(srv)
 	return srv
+}
+
+// capabilities are what the server declares besides tools and resources
+// (which the SDK adds): logging, so a client may ask with logging/setLevel
+// for what happens to its session (see sessionLog); and where the control
+// plane listens, when it does.
+func (s *Server) capabilities() *mcp.ServerCapabilities {
+	c := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
+	if s.control != "" {
+		c.Experimental = map[string]any{control.Capability: control.Announce{URL: s.control}}
+	}
+	return c
 }
 
 // sessionName carries a transport's session name through the connection's
@@ -261,8 +324,50 @@ func (s *Server) session(ctx context.Context, req mcp.Request) (*worldSession, e
 		key := ws.key
 		ws.mu.Unlock()
 		s.log.Info("session opened", "session", ws.id, "key", key)
+		if ws.ss != nil && s.idle > 0 {
+			s.janitor.Do(s.startJanitor)
+		}
 	}
 	return ws, nil
+}
+
+// startJanitor starts the goroutine that ends HTTP sessions idle for the
+// idle timeout (unless Close has begun). It checks a few times per timeout,
+// so a session ends at most a quarter of the timeout late.
+func (s *Server) startJanitor() {
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
+	if s.closing {
+		return
+	}
+	every := min(max(s.idle/4, 10*time.Millisecond), 30*time.Second)
+	s.watchers.Add(1)
+	go func() {
+		defer s.watchers.Done()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-s.done:
+				return
+			case <-tick.C:
+				now := s.now()
+				for _, ws := range s.sessions.idleSince(now.Add(-s.idle)) {
+					s.log.Info("session timed out", "session", ws.id, "idle", now.Sub(time.Unix(0, ws.lastActive.Load())).Round(time.Millisecond), "timeout", s.idle)
+					s.endMCP(ws)
+				}
+			}
+		}
+	}()
+}
+
+// endMCP closes the MCP session of a world session the server ended (its
+// world stays readable). Close waits for the connection, so it is never
+// called with a lock held.
+func (s *Server) endMCP(ws *worldSession) {
+	if ws != nil && ws.ss != nil {
+		_ = ws.ss.Close()
+	}
 }
 
 // watch starts a watcher for a new session, unless Close has begun (then
@@ -282,8 +387,9 @@ func (s *Server) watch(ss *mcp.ServerSession) bool {
 func (s *Server) watchClose(ss *mcp.ServerSession) {
 	defer s.watchers.Done()
 	_ = ss.Wait()
-	s.sessions.closeMCP(ss)
-	s.log.Info("session closed", "session", ss.ID())
+	if ws := s.sessions.closeMCP(ss); ws != nil {
+		s.log.Info("session closed", "session", ws.id, "ended", ws.endReason())
+	}
 }
 
 // sdkLogger is the logger handed to the SDK: it reports every session

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
@@ -25,17 +28,69 @@ type worldSession struct {
 	mu   sync.Mutex
 	sess *engine.Session
 
+	// journalLimit is the journal entries the engine session keeps (under
+	// mu: an ended session keeps fewer).
+	journalLimit int
+
 	// lastEnd is the real time (UnixNano) the latest call's answer was
 	// ready; the real time a client waits between calls moves the virtual
 	// clock (see alignClock).
 	lastEnd atomic.Int64
 	closed  atomic.Bool
+
+	// ss is the MCP session over HTTP, which the server may end when it is
+	// idle (nil over stdio and in-memory transports: never ended by the
+	// server). inflight counts its requests being handled and lastActive is
+	// when the latest one began or ended (UnixNano): what the idle timeout
+	// and eviction read.
+	ss         *mcp.ServerSession
+	inflight   atomic.Int32
+	lastActive atomic.Int64
+	ended      atomic.Pointer[string] // nil while live; then why it ended
+	endSeq     uint64                 // the order it ended in (under registry.mu)
+
+	// logLevel is the level the client set with logging/setLevel (nil: none
+	// yet, so nothing is sent to it; see tellClient).
+	logLevel atomic.Pointer[slog.Level]
 }
 
-func newWorldSession(id string, key uint64, sess *engine.Session, now time.Time) *worldSession {
-	ws := &worldSession{id: id, key: key, created: now, sess: sess}
+func newWorldSession(id string, key uint64, sess *engine.Session, now time.Time, journalLimit int) *worldSession {
+	sess.SetJournalLimit(journalLimit)
+	ws := &worldSession{id: id, key: key, created: now, sess: sess, journalLimit: journalLimit}
 	ws.lastEnd.Store(now.UnixNano())
+	ws.lastActive.Store(now.UnixNano())
 	return ws
+}
+
+// begin and done bracket one MCP request of the session.
+func (ws *worldSession) begin(now time.Time) {
+	ws.inflight.Add(1)
+	ws.lastActive.Store(now.UnixNano())
+}
+
+func (ws *worldSession) done(now time.Time) {
+	ws.lastActive.Store(now.UnixNano())
+	ws.inflight.Add(-1)
+}
+
+// endReason is why the session ended ("" while it is live).
+func (ws *worldSession) endReason() string {
+	if p := ws.ended.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// end marks the session ended for reason and cuts its journal to the last
+// keep entries: an ended session is kept as its end state, its totals and
+// the tail of its journal.
+func (ws *worldSession) end(reason string, keep int) {
+	ws.ended.CompareAndSwap(nil, &reason)
+	ws.closed.Store(true)
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.journalLimit = keep
+	ws.sess.SetJournalLimit(keep)
 }
 
 // call runs one tool call on the engine session, after moving the virtual
@@ -114,13 +169,16 @@ func (ws *worldSession) info() control.SessionInfo {
 
 func (ws *worldSession) infoLocked() control.SessionInfo {
 	return control.SessionInfo{
-		ID:      ws.id,
-		Key:     ws.key,
-		Seed:    ws.sess.Base().Seed(),
-		Calls:   ws.sess.Calls(),
-		Profile: engine.ProfileName(ws.sess.Profile()),
-		Created: ws.created,
-		Closed:  ws.closed.Load(),
+		ID:         ws.id,
+		Key:        ws.key,
+		Seed:       ws.sess.Base().Seed(),
+		Calls:      ws.sess.Calls(),
+		Profile:    engine.ProfileName(ws.sess.Profile()),
+		Created:    ws.created,
+		Closed:     ws.closed.Load(),
+		Ended:      ws.endReason(),
+		LastActive: time.Unix(0, ws.lastActive.Load()).UTC(),
+		Journal:    &control.JournalInfo{JournalTotals: ws.sess.JournalTotals(), Limit: ws.journalLimit},
 	}
 }
 
@@ -138,15 +196,16 @@ func (ws *worldSession) changes() []byte {
 	return ws.sess.ChangesJSON()
 }
 
-// journal returns the session's calls as NDJSON.
-func (ws *worldSession) journal() ([]byte, error) {
+// journal returns the calls the session's journal holds as NDJSON, and how
+// many older ones its journal limit dropped.
+func (ws *worldSession) journal() ([]byte, int, error) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	var b bytes.Buffer
 	if err := ws.sess.WriteJournal(&b); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return b.Bytes(), nil
+	return b.Bytes(), ws.sess.JournalTotals().Dropped, nil
 }
 
 // invariants checks the world's invariants on what the session changed.
@@ -202,6 +261,7 @@ func (ws *worldSession) resetLocked(p resetPlan, now time.Time) (resetDone, erro
 		key = *p.key
 	}
 	fresh := base.NewSession(key, ws.sess.Profile())
+	fresh.SetJournalLimit(ws.journalLimit)
 	var done resetDone
 	if p.goal != nil {
 		var err error
@@ -236,6 +296,7 @@ func (ws *worldSession) restore(data []byte, baseFor func(seed uint64) (*engine.
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	fresh := base.NewSession(ws.key, ws.sess.Profile())
+	fresh.SetJournalLimit(ws.journalLimit)
 	if err := fresh.Restore(data); err != nil {
 		return err
 	}

@@ -58,7 +58,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		err := ss.Wait()
 		// Mark the world closed before returning, so a caller that reads
 		// Sessions after ServeStdio sees it ended.
-		s.sessions.closeMCP(ss)
+		if ws := s.sessions.closeMCP(ss); ws != nil {
+			s.log.Info("session closed", "session", ws.id, "ended", ws.endReason())
+		}
 		waited <- err
 	}()
 	select {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -200,5 +202,38 @@ func TestStdioAnswersBeforeEOF(t *testing.T) {
 	}
 	if took := time.Since(start); took < 40*time.Millisecond {
 		t.Fatalf("took %v: the 40ms latency was not slept", took)
+	}
+}
+
+// syncBuffer is a log destination safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// The end of a stdio session is logged under its control plane name, as
+// its opening is (the MCP session id is empty over stdio).
+func TestStdioCloseLogsTheSession(t *testing.T) {
+	var logs syncBuffer
+	s := newTestServer(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n"
+	if err := s.ServeStdio(context.Background(), strings.NewReader(in), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	s.Close() // the watcher has logged by the time Close returns
+	if got := logs.String(); !strings.Contains(got, `msg="session opened" session=stdio`) || !strings.Contains(got, `msg="session closed" session=stdio ended=closed`) {
+		t.Fatalf("log:\n%s", got)
 	}
 }

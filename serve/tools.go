@@ -50,9 +50,12 @@ func (s *Server) toolHandler(t *engine.Tool) mcp.ToolHandler {
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("tool %s: %v", t.Name, err)}
 		}
-		ws, err := s.session(ctx, req)
-		if err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		ws, ok := ctx.Value(worldSessionKey{}).(*worldSession)
+		if !ok {
+			var err error
+			if ws, err = s.session(ctx, req); err != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+			}
 		}
 		var (
 			res   engine.Result
@@ -65,6 +68,7 @@ func (s *Server) toolHandler(t *engine.Tool) mcp.ToolHandler {
 		} else {
 			res = ws.call(t.Name, args, s.now())
 		}
+		s.calls.Add(1)
 		if err := s.wait(ctx, res.Latency); err != nil {
 			return nil, err
 		}
@@ -72,6 +76,7 @@ func (s *Server) toolHandler(t *engine.Tool) mcp.ToolHandler {
 		if res.Err != nil {
 			s.log.Debug("call failed", "session", ws.id, "tool", t.Name, "code", res.Err.Code, "fault", res.Fault)
 		}
+		s.tellClient(ctx, req, ws, &res)
 		out := toolResult(&res)
 		if reset != nil {
 			out.Meta = mcp.Meta{control.ResetMeta: reset}
@@ -205,16 +210,26 @@ func (s *Server) containPanics(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// trackSessions creates a session's world when the session initializes, so
-// the control plane lists it before its first call (and a session over the
-// limit is refused before it starts).
+// worldSessionKey carries a request's world session from trackSessions to
+// the tool handler.
+type worldSessionKey struct{}
+
+// trackSessions finds (or, at initialize, creates) the request's world
+// session, so the control plane lists a session before its first call (and
+// a session over the limit is refused before it starts), and brackets the
+// request for the idle timeout and eviction: a session with a request in
+// flight is not idle.
 func (s *Server) trackSessions(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "initialize" {
-			if _, err := s.session(ctx, req); err != nil {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-			}
+		ws, err := s.session(ctx, req)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
-		return next(ctx, method, req)
+		if method == "logging/setLevel" {
+			ws.noteLogLevel(req)
+		}
+		ws.begin(s.now())
+		defer func() { ws.done(s.now()) }()
+		return next(context.WithValue(ctx, worldSessionKey{}, ws), method, req)
 	}
 }

@@ -148,7 +148,7 @@ func TestCallsMatchEngine(t *testing.T) {
 	if ws == nil {
 		t.Fatal("session mem not registered")
 	}
-	journal, err := ws.journal()
+	journal, _, err := ws.journal()
 	if err != nil {
 		t.Fatal(err)
 	}

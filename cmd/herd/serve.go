@@ -29,6 +29,8 @@ type serveOptions struct {
 	token        string
 	control      string
 	maxSessions  int
+	idleTimeout  time.Duration
+	journalLimit int
 	maxFaultWait time.Duration
 	logLevel     string
 	// seedSet and tokenSet record whether --seed and --token were given:
@@ -80,7 +82,9 @@ See docs/serve.md.`,
 	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a non-loopback address and non-loopback Host/Origin headers (use with --token)")
 	f.StringVar(&o.token, "token", "", "require Authorization: Bearer TOKEN on /mcp and /control (default: $"+tokenEnv+")")
 	f.StringVar(&o.control, "control", "", "also serve the control plane alone on ADDR (with stdio, the only way to reach it)")
-	f.IntVar(&o.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most MCP sessions served at once; as many ended ones stay readable")
+	f.IntVar(&o.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most MCP sessions served at once; at the limit the one idle the longest makes room; as many ended ones stay readable")
+	f.DurationVar(&o.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "close an HTTP session with no request for this long (its world stays readable); 0: never")
+	f.IntVar(&o.journalLimit, "journal-limit", serve.DefaultJournalLimit, "calls a session's journal keeps, the latest (totals count all); 0: all, and memory grows with every call")
 	f.DurationVar(&o.maxFaultWait, "max-fault-wait", serve.DefaultMaxFaultWait, "longest real wait for one call (latency or timeout); 0: never wait")
 	f.StringVar(&o.logLevel, "log-level", "info", "stderr log level: debug, info, warn or error")
 	return cmd
@@ -104,23 +108,15 @@ func runServe(ctx context.Context, s *streams, o *serveOptions) error {
 			return listenAddrErr("control", err)
 		}
 	}
-	srv, err := serve.New(opts)
-	if err != nil {
-		return usageErr(err)
-	}
-	defer srv.Close()
-	log := opts.Logger
-	if o.allowRemote && opts.Token == "" {
-		log.Warn("--allow-remote without --token: anyone who can reach this address can use and reset the world")
-	}
-
 	// Listen before announcing anything, so a busy port is a clear error
-	// and a printed URL is always live.
+	// and a printed URL is always live; and before the server is built, so
+	// that it can tell every client where its control plane is.
 	var httpLn, controlLn net.Listener
 	if httpAddr != "" {
 		if httpLn, err = net.Listen("tcp", httpAddr); err != nil {
 			return usageErrf("--http: %v", err)
 		}
+		opts.ControlURL = "http://" + httpLn.Addr().String() + control.Path
 	}
 	if controlAddr != "" {
 		if controlLn, err = net.Listen("tcp", controlAddr); err != nil {
@@ -129,6 +125,22 @@ func runServe(ctx context.Context, s *streams, o *serveOptions) error {
 			}
 			return usageErrf("--control: %v", err)
 		}
+		opts.ControlURL = "http://" + controlLn.Addr().String() + control.Path
+	}
+	setGCTarget() // as herd swarm: GOGC, when set, wins
+	srv, err := serve.New(opts)
+	if err != nil {
+		for _, ln := range []net.Listener{httpLn, controlLn} {
+			if ln != nil {
+				ln.Close()
+			}
+		}
+		return usageErr(err)
+	}
+	defer srv.Close()
+	log := opts.Logger
+	if o.allowRemote && opts.Token == "" {
+		log.Warn("--allow-remote without --token: anyone who can reach this address can use and reset the world")
 	}
 
 	w := srv.World()
@@ -195,6 +207,12 @@ func (o *serveOptions) serverOptions(s *streams) (serve.Options, error) {
 	if o.maxSessions < 1 {
 		return opts, usageErrf("--max-sessions: must be at least 1, got %d", o.maxSessions)
 	}
+	if o.idleTimeout < 0 {
+		return opts, usageErrf("--idle-timeout: must not be negative, got %s", o.idleTimeout)
+	}
+	if o.journalLimit < 0 {
+		return opts, usageErrf("--journal-limit: must not be negative, got %d", o.journalLimit)
+	}
 	if o.maxFaultWait < 0 {
 		return opts, usageErrf("--max-fault-wait: must not be negative, got %s", o.maxFaultWait)
 	}
@@ -224,6 +242,14 @@ func (o *serveOptions) serverOptions(s *streams) (serve.Options, error) {
 	}
 	opts.AllowRemote = o.allowRemote
 	opts.MaxSessions = o.maxSessions
+	opts.IdleTimeout = o.idleTimeout
+	if o.idleTimeout == 0 {
+		opts.IdleTimeout = -1 // never
+	}
+	opts.JournalLimit = o.journalLimit
+	if o.journalLimit == 0 {
+		opts.JournalLimit = -1 // all
+	}
 	opts.MaxFaultWait = o.maxFaultWait
 	if o.maxFaultWait == 0 {
 		opts.MaxFaultWait = -1 // never wait

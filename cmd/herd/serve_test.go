@@ -326,6 +326,8 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"serve", "mock:crm", "--variant", "terse"}, `--variant: world crm has no variant "terse" (it has clear, ambiguous)`},
 		{[]string{"serve", "mock:crm", "--faults", "chaos"}, `--faults: world crm has no fault profile "chaos"`},
 		{[]string{"serve", "mock:crm", "--max-sessions", "0"}, "--max-sessions: must be at least 1"},
+		{[]string{"serve", "mock:crm", "--idle-timeout", "-1s"}, "--idle-timeout: must not be negative"},
+		{[]string{"serve", "mock:crm", "--journal-limit", "-1"}, "--journal-limit: must not be negative"},
 		{[]string{"serve", "mock:crm", "--max-fault-wait", "-1s"}, "--max-fault-wait: must not be negative"},
 		{[]string{"serve", "mock:crm", "--log-level", "loud"}, "--log-level"},
 		{[]string{"serve", "mock:crm", "--token", ""}, "--token: must not be empty"},

@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -466,13 +465,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		}
 		defer tgt.Close()
 	}
-	// A swarm's live heap is a few megabytes whatever the agent count
-	// (aggregation is streaming), while it allocates briefly for every
-	// episode: collecting at 4× the live heap instead of 2× buys about a
-	// tenth of the CPU for tens of megabytes. GOGC, when set, wins.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	setGCTarget() // GOGC, when set, wins
 	fmt.Fprintf(o.chatter(s), "herd: swarm %s: %s agents × %d variant(s), seed %d, faults %s\n",
 		o.targetArg, report.Thousands(int64(cfg.Agents)), len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
 	prog := newProgress(s.err, o.progressMode(), plan.Episodes(), o.progressLoad())

@@ -48,15 +48,16 @@ func swarmJSON(t *testing.T, args ...string) (*report.Results, string) {
 }
 
 // A herd world over stdio (a herd serve subprocess per connection, its
-// control plane announced on stderr) gives the outcomes the same world
-// gives in-process at the same seed.
+// control plane announced in its initialize result, so --log-level warn
+// does not hide it) gives the outcomes the same world gives in-process at
+// the same seed.
 func TestSwarmOverStdioMatchesInProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds herd and starts subprocesses")
 	}
 	bin := herdBinary(t)
 	want, _ := swarmJSON(t, "mock:payments", "--agents", "40", "--seed", "5")
-	got, errOut := swarmJSON(t, "mcp+stdio:"+bin+" serve mock:payments --control 127.0.0.1:0 --log-level info", "--agents", "40", "--seed", "5", "--max-in-flight", "3")
+	got, errOut := swarmJSON(t, "mcp+stdio:"+bin+" serve mock:payments --control 127.0.0.1:0 --log-level warn", "--agents", "40", "--seed", "5", "--max-in-flight", "3")
 	if g, w := countsJSON(t, got), countsJSON(t, want); g != w {
 		t.Fatalf("over stdio:\n%s\nin-process:\n%s", g, w)
 	}

@@ -234,7 +234,11 @@ func (s *Session) replayed(local *engine.Session, calls []servedCall) error {
 		return s.fail(fmt.Errorf("%s: journal: %w", s.w.name, err))
 	}
 	if n != s.calls {
-		return s.fail(fmt.Errorf("%s: the journal has %d calls, the agent made %d", s.w.name, n, s.calls))
+		hint := ""
+		if n < s.calls {
+			hint = " (a server whose journal limit is below the episode's calls keeps only the latest: serve with a larger one)"
+		}
+		return s.fail(fmt.Errorf("%s: the journal has %d calls, the agent made %d%s", s.w.name, n, s.calls, hint))
 	}
 	return nil
 }

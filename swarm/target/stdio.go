@@ -69,6 +69,21 @@ func (p *process) isHerd() bool {
 	return r != nil && r.ServerInfo != nil && r.ServerInfo.Name == "herd"
 }
 
+// announcedControl is the control plane URL in the initialize result's
+// experimental capabilities ("" when there is none).
+func (p *process) announcedControl() string {
+	r := p.cs.InitializeResult()
+	if r == nil || r.Capabilities == nil {
+		return ""
+	}
+	switch a := r.Capabilities.Experimental[control.Capability].(type) {
+	case map[string]any:
+		u, _ := a["url"].(string)
+		return u
+	}
+	return ""
+}
+
 // stderrWatch keeps the last lines of a subprocess's stderr, and spots the
 // line where herd serve says where its control plane listens.
 type stderrWatch struct {
@@ -169,10 +184,16 @@ func StartStdio(ctx context.Context, command []string, hc *http.Client, opts Opt
 	return s, nil
 }
 
-// control is the control plane the process announced on stderr (nil when
-// it announced none within controlWait); its host must pass CheckHost.
+// control is the control plane the process announced (nil when it
+// announced none); its host must pass CheckHost. A herd server says where
+// it is in its initialize result (control.Capability), whatever its log
+// level; one too old to do so is read from its stderr, where it logs the
+// address at info level, for up to controlWait.
 func (p *process) control(hc *http.Client, allow []string) (*control.Client, error) {
-	u := p.stderr.waitControl(controlWait)
+	u := p.announcedControl()
+	if u == "" {
+		u = p.stderr.waitControl(controlWait)
+	}
 	if u == "" {
 		return nil, nil
 	}
