@@ -3,29 +3,26 @@ package lint
 import (
 	"fmt"
 	"testing"
-	"time"
 )
 
-// 4,000 near-identical tools (a world or a server from elsewhere) are
-// linted in seconds, not minutes: each tool's words are read once, and a
-// tool's findings name at most maxTwinsNamed look-alikes, counting the rest.
-func TestManyLookAlikeToolsLintFast(t *testing.T) {
-	tools := make([]Tool, 4000)
+// manyLookAlikes is n near-identical tools: a world or a server from
+// elsewhere that repeats one tool.
+func manyLookAlikes(n int) []Tool {
+	tools := make([]Tool, n)
 	for i := range tools {
 		tools[i] = Tool{Name: fmt.Sprintf("get_note_%d", i), Kind: "get", Record: "note",
 			Description: fmt.Sprintf("Fetch one note by its id and return its title and body, read-only, variant %d.", i),
 			Params:      []Param{{Name: "id", Type: "str", Required: true, Description: "Note id, e.g. n_0001."}}}
 	}
-	start := time.Now()
+	return tools
+}
+
+// Many near-identical tools give each tool at most maxTwinsNamed named
+// look-alikes and one "and N more" finding: the output stays linear in the
+// tools, whatever their number. (How long 4,000 take is BenchmarkLintManyLookAlikes.)
+func TestManyLookAlikeToolsAreSummarized(t *testing.T) {
+	tools := manyLookAlikes(400)
 	r := LintTools(tools, Options{World: "many", Variant: "clear"})
-	took := time.Since(start)
-	t.Logf("4,000 tools linted in %s", took.Round(time.Millisecond))
-	// About 6 s on a shared 2-core machine; 310 s before. The bound is
-	// loose so that a loaded CI runner does not fail it, tight enough that
-	// the quadratic re-tokenizing cannot come back unnoticed.
-	if took > 30*time.Second {
-		t.Errorf("linting 4,000 tools took %s, want well under 30 s", took)
-	}
 	per := map[string]int{}
 	more := 0
 	for _, f := range r.Findings {
@@ -43,5 +40,16 @@ func TestManyLookAlikeToolsLintFast(t *testing.T) {
 	}
 	if more != len(tools) {
 		t.Errorf("%d tools say how many more look alike, want all %d", more, len(tools))
+	}
+}
+
+// BenchmarkLintManyLookAlikes lints 4,000 near-identical tools (310 s
+// before each tool's words were read once; about 9 s on a shared 2-core
+// machine after): go test -run '^$' -bench ManyLookAlikes -benchtime 1x ./lint
+func BenchmarkLintManyLookAlikes(b *testing.B) {
+	tools := manyLookAlikes(4000)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		LintTools(tools, Options{World: "many", Variant: "clear"})
 	}
 }
