@@ -1,9 +1,14 @@
 package serve
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herd-sh/herd/control"
 	"github.com/herd-sh/herd/engine"
 )
 
@@ -41,5 +46,31 @@ func TestServeSendsNeutralInstructions(t *testing.T) {
 				t.Errorf("%s: the instructions name %q, which a run measures: %q", name, m, got)
 			}
 		}
+	}
+}
+
+// The world:// resource an agent can read carries the instructions too,
+// never the world file's description (mock:shop's names its trap); the
+// control plane, read by test harnesses, keeps the description.
+func TestWorldResourceDoesNotLeakTheDescription(t *testing.T) {
+	w, err := engine.LoadFile("../worlds/shop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newTestServer(t, Options{World: w})
+	cs := connectMemory(t, s, "")
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "world://shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc control.WorldDoc
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Description != w.Instructions || strings.Contains(res.Contents[0].Text, w.Description) {
+		t.Fatalf("world://shop shows %q; want the instructions %q", doc.Description, w.Instructions)
+	}
+	if got := s.worldDoc().Description; got != w.Description {
+		t.Fatalf("the control plane's world document lost the description: %q", got)
 	}
 }

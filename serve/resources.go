@@ -61,6 +61,17 @@ func (s *Server) worldDoc() control.WorldDoc {
 	return d
 }
 
+// agentWorldDoc is the world document an agent under test reads (the
+// world:// resource): its description is the world's instructions, never
+// the world file's description, which says what a run judges (mock:shop's
+// spells out the double-refund trap). The control plane's /control/world,
+// read by test harnesses, keeps the description.
+func (s *Server) agentWorldDoc() control.WorldDoc {
+	d := s.worldDoc()
+	d.Description = s.world.Instructions
+	return d
+}
+
 func (s *Server) schemaDoc() schemaDoc {
 	return schemaDoc{World: s.world.Name, Types: DescribeTypes(s.world)}
 }
@@ -71,9 +82,9 @@ func (s *Server) addResources(srv *mcp.Server) {
 		URI:         s.worldURI(),
 		Name:        s.world.Name,
 		Title:       "The " + s.world.Name + " world",
-		Description: "The world's description, seed, description variant, fault profiles and tools, as JSON.",
+		Description: "The world's instructions, seed, description variant, fault profiles and tools, as JSON.",
 		MIMEType:    "application/json",
-	}, s.jsonResource(func() any { return s.worldDoc() }))
+	}, s.jsonResource(func() any { return s.agentWorldDoc() }))
 	srv.AddResource(&mcp.Resource{
 		URI:         s.schemaURI(),
 		Name:        s.world.Name + "-schema",
