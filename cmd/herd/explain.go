@@ -97,6 +97,11 @@ func resolveExplain(o explainOptions) (*explainRun, error) {
 	if !slices.Contains(known, r.variant) {
 		return nil, usageErrf("--variant: world %s has no variant %q (it has %s)", w.Name, r.variant, strings.Join(known, ", "))
 	}
+	// As herd swarm does: a descriptions file's variant typo is refused,
+	// not read as a new variant nobody asked about.
+	if err := checkDescribedVariants(w, descs, []string{r.variant}); err != nil {
+		return nil, err
+	}
 	base := r.variant
 	if !w.HasVariant(base) {
 		// A variant only the descriptions file defines reads the world's

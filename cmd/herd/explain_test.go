@@ -133,3 +133,20 @@ func TestReplayExplainsTheFirstChoice(t *testing.T) {
 		t.Fatalf("replay --explain printed no explanation:\n%s", text)
 	}
 }
+
+// A descriptions file's variant typo is refused by explain as by swarm:
+// otherwise explain would show the world's own texts and say nothing.
+func TestExplainRefusesDescriptionsOfAnUnknownVariant(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "descriptions.yaml")
+	if err := os.WriteFile(file, []byte("archive_contact:\n  ambigous: Hide a contact from lists; its history is kept.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runHerd(t, "explain", "mock:crm", "--goal", "hide_contact", "--variant", "ambiguous", "--descriptions", file)
+	if want := `variant "ambigous" is not one of world crm`; code != exitUsage || !strings.Contains(errOut, want) || !strings.Contains(errOut, "--descriptions") {
+		t.Errorf("exit %d, stderr %q; want 2 naming --descriptions and %q", code, errOut, want)
+	}
+	code, out, errOut := runHerd(t, "explain", "mock:crm", "--goal", "hide_contact", "--variant", "ambigous", "--descriptions", file, "--persona", "careful")
+	if code != exitOK || !strings.Contains(out, "its history is kept") {
+		t.Errorf("the new variant asked for by name: exit %d, %s%s", code, errOut, out)
+	}
+}
