@@ -42,7 +42,18 @@ type httpCalls struct {
 	session  string // Mcp-Session-Id
 	protocol string // the negotiated protocol version (Mcp-Protocol-Version)
 	nextID   int64
+	// the header values of every call (never written to)
+	sessionHeader, protocolHeader []string
+	// buf reads each answer before it is copied out at its exact size
+	buf bytes.Buffer
 }
+
+// Header values every call sends (never written to).
+var (
+	jsonContentType = []string{"application/json"}
+	acceptAnswers   = []string{"application/json, text/event-stream"}
+	toolsCallMethod = []string{"tools/call"}
+)
 
 // firstCallID is the id of a session's first call made here: far above the
 // ids the SDK's client session gave its own requests on the same session,
@@ -58,7 +69,12 @@ func newHTTPCalls(hc *http.Client, endpoint string, cs *mcp.ClientSession) *http
 	if r := cs.InitializeResult(); r != nil && r.ProtocolVersion != "" {
 		pv = r.ProtocolVersion
 	}
-	return &httpCalls{hc: hc, endpoint: endpoint, session: cs.ID(), protocol: pv, nextID: firstCallID}
+	return newHTTPCallsOf(hc, endpoint, cs.ID(), pv)
+}
+
+func newHTTPCallsOf(hc *http.Client, endpoint, session, protocol string) *httpCalls {
+	return &httpCalls{hc: hc, endpoint: endpoint, session: session, protocol: protocol, nextID: firstCallID,
+		sessionHeader: []string{session}, protocolHeader: []string{protocol}}
 }
 
 // toolAnswer is a tools/call result as the swarm reads it.
@@ -151,13 +167,18 @@ func (h *httpCalls) roundTrip(ctx context.Context, tool string, args map[string]
 	if err != nil {
 		return nil, ClassTransport, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", h.protocol)
-	req.Header.Set("Mcp-Session-Id", h.session)
+	// One map, its values shared by every call of the session: nothing on
+	// the way (the transport, the bearer round tripper, which clones) writes
+	// to a request's header values.
+	req.Header = http.Header{
+		"Content-Type":         jsonContentType,
+		"Accept":               acceptAnswers,
+		"Mcp-Protocol-Version": h.protocolHeader,
+		"Mcp-Session-Id":       h.sessionHeader,
+	}
 	if h.protocol >= standardHeadersVersion {
-		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", tool)
+		req.Header["Mcp-Method"] = toolsCallMethod
+		req.Header["Mcp-Name"] = []string{tool}
 	}
 	resp, err := h.hc.Do(req)
 	if err != nil {
@@ -173,7 +194,7 @@ func (h *httpCalls) roundTrip(ctx context.Context, tool string, args map[string]
 	if strings.HasPrefix(ct, "text/event-stream") {
 		raw, err = sseAnswer(resp.Body, id)
 	} else {
-		raw, err = readBody(resp)
+		raw, err = h.readBody(resp)
 	}
 	if err != nil {
 		return nil, ClassTransport, fmt.Errorf("calling %q: reading the answer: %w", tool, err)
@@ -198,8 +219,11 @@ func (h *httpCalls) roundTrip(ctx context.Context, tool string, args map[string]
 	return ans.Result, ClassOK, nil
 }
 
-// readBody reads a JSON answer in one allocation when its length is known.
-func readBody(resp *http.Response) ([]byte, error) {
+// readBody reads a JSON answer in one allocation of its size: herd serve
+// sends it chunked, with no length, and io.ReadAll would grow a buffer
+// through several allocations to get there. The copy is the caller's to
+// keep (decoded strings point into it); the read buffer is the session's.
+func (h *httpCalls) readBody(resp *http.Response) ([]byte, error) {
 	if n := resp.ContentLength; n > 0 && n <= DefaultMaxResponseBytes {
 		b := make([]byte, n)
 		if _, err := io.ReadFull(resp.Body, b); err != nil {
@@ -207,7 +231,15 @@ func readBody(resp *http.Response) ([]byte, error) {
 		}
 		return b, nil
 	}
-	return io.ReadAll(resp.Body)
+	h.buf.Reset()
+	if _, err := h.buf.ReadFrom(resp.Body); err != nil {
+		return nil, err
+	}
+	b := bytes.Clone(h.buf.Bytes())
+	if h.buf.Cap() > 1<<20 {
+		h.buf = bytes.Buffer{} // a rare large answer: let it go
+	}
+	return b, nil
 }
 
 // sseAnswer reads an SSE stream until the event that answers request id
@@ -215,7 +247,7 @@ func readBody(resp *http.Response) ([]byte, error) {
 // swarm's to read) and returns its data.
 func sseAnswer(r io.Reader, id []byte) ([]byte, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), DefaultMaxResponseBytes+1)
+	sc.Buffer(make([]byte, 0, 4<<10), DefaultMaxResponseBytes+1)
 	var data []byte
 	for sc.Scan() {
 		line := sc.Bytes()

@@ -77,7 +77,7 @@ func TestHTTPCallsClassifyAnswers(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	h := &httpCalls{hc: srv.Client(), endpoint: srv.URL, session: "S1", protocol: ProtocolVersion, nextID: firstCallID}
+	h := newHTTPCallsOf(srv.Client(), srv.URL, "S1", ProtocolVersion)
 	for _, c := range []struct {
 		tool string
 		want Class
