@@ -123,7 +123,7 @@ func BenchmarkBareLoopHTTP(b *testing.B) {
 	if n := failed.Load(); n > 0 {
 		b.Fatalf("%d calls failed", n)
 	}
-	b.ReportMetric(float64((processCPU() - cpu0).Nanoseconds())/float64(b.N), "cpu-ns/call")
+	b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/call")
 }
 
 // processCPU is the CPU time this process has spent, all threads.
