@@ -9,6 +9,7 @@
 #   GOGC=100 bench/load.sh              # every process at Go's default instead
 #   SERVE_GOGC=100 bench/load.sh        # the server alone at another setting
 #   BEFORE=/tmp/herd-old bench/load.sh  # also another herd build's swarm, each round
+#   SERVE_BIN=/tmp/herd-old bench/load.sh  # another herd build serves
 #
 # With BEFORE (a herd binary built from another commit, e.g. the one before
 # a change), each round runs the loop, this build's swarm and that build's
@@ -29,6 +30,7 @@ WORLD="${WORLD:-mock:crm}"
 export GOGC="${GOGC:-400}"
 SERVE_GOGC="${SERVE_GOGC:-$GOGC}"
 if [ -n "${BEFORE:-}" ] && [ ! -x "$BEFORE" ]; then echo "BEFORE=$BEFORE: not an executable herd binary" >&2; exit 2; fi
+if [ -n "${SERVE_BIN:-}" ] && [ ! -x "$SERVE_BIN" ]; then echo "SERVE_BIN=$SERVE_BIN: not an executable herd binary" >&2; exit 2; fi
 
 out="$(mktemp -d)"
 server_pid=""
@@ -40,7 +42,7 @@ trap cleanup EXIT
 go build -o "$out/herd" ./cmd/herd
 go build -o "$out/mcploop" ./bench/mcploop
 
-GOGC="$SERVE_GOGC" "$out/herd" serve "$WORLD" --http 127.0.0.1:0 --log-level warn >"$out/url.txt" 2>"$out/serve.err" &
+GOGC="$SERVE_GOGC" "${SERVE_BIN:-$out/herd}" serve "$WORLD" --http 127.0.0.1:0 --log-level warn >"$out/url.txt" 2>"$out/serve.err" &
 server_pid=$!
 for _ in $(seq 50); do [ -s "$out/url.txt" ] && break; sleep 0.1; done
 url="$(head -1 "$out/url.txt")"
