@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -23,6 +24,7 @@ func TestHTTPCallsClassifyAnswers(t *testing.T) {
 		args                     map[string]any
 		meta                     map[string]any
 	}
+	var mu sync.Mutex // the handler runs on the server's goroutines
 	var last seen
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -39,7 +41,9 @@ func TestHTTPCallsClassifyAnswers(t *testing.T) {
 			http.Error(w, "bad request body: "+err.Error(), http.StatusBadRequest)
 			return
 		}
+		mu.Lock()
 		last = seen{r.Header.Get("Mcp-Session-Id"), r.Header.Get("Mcp-Protocol-Version"), req.Method, req.ID, req.Params.Args, req.Params.Meta}
+		mu.Unlock()
 		answer := func(result string) string {
 			return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, req.ID, result)
 		}
@@ -103,10 +107,12 @@ func TestHTTPCallsClassifyAnswers(t *testing.T) {
 			}
 		}
 	}
+	mu.Lock()
 	if last.session != "S1" || last.version != ProtocolVersion || last.method != "tools/call" || last.id != firstCallID+10 ||
 		last.args["id"] != "c_0001" || last.meta["sh.herd/reset"] == nil {
 		t.Errorf("the last request was %+v", last)
 	}
+	mu.Unlock()
 	// A stopped run is not the server's fault.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
