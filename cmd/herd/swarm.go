@@ -335,6 +335,7 @@ type swarmCmdOptions struct {
 	strict     bool
 	progress   string
 	otlp       string
+	brain      brainOptions
 }
 
 func newSwarmCmd(s *streams) *cobra.Command {
@@ -365,11 +366,13 @@ hosts are contacted unless --allow-host names another.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.targetArg = args[0]
 			o.set = recordGiven(cmd.Flags())
+			o.brain.readGiven(cmd.Flags())
 			return runSwarm(cmd.Context(), s, o)
 		},
 	}
 	o.addFlags(cmd)
 	o.transport.addFlags(cmd)
+	o.brain.addFlags(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.out.json, "json", "", "write the results document (JSON) to this file")
 	f.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
@@ -414,6 +417,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if err := o.checkWorldFree(); err != nil {
 		return err
 	}
+	if err := o.brain.check(spec, o.set, o.transport.allowHosts); err != nil {
+		return err
+	}
 	if (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) && o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
 	}
@@ -442,6 +448,12 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	}
 	cfg.Load = load
 	cfg.Command = commandLine(o, rs, cfg.Seed)
+	var model *brainRun
+	if o.brain.on() {
+		if model, err = o.brain.start(o, &cfg); err != nil {
+			return err
+		}
+	}
 	if o.otlp != "" {
 		exp, err := otlp.New(ctx, o.otlp, otlpRun(cfg))
 		if err != nil {
@@ -476,6 +488,12 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		return codeErr(exitUnreachable, runErr)
 	}
 	res.Lint = lintFindings(cfg)
+	if model != nil {
+		if err := model.finish(res, o.chatter(s)); err != nil {
+			return err
+		}
+	}
+
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
 		printStats(o.chatter(s), plan.LoadStats(), res, cfg.Load.Pacer != nil)
