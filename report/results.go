@@ -88,7 +88,6 @@ type ModelRun struct {
 	OutputTokens int64    `json:"output_tokens"`
 }
 
-
 // WorldRef identifies the world a run used.
 type WorldRef struct {
 	Name    string `json:"name"`
