@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/herd-sh/herd/calibrate"
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/personas"
@@ -254,10 +255,21 @@ const maxMixWeight = 1e9
 func parseMix(s string, pack *personas.Pack) ([]swarm.MixEntry, error) {
 	if strings.TrimSpace(s) == "" {
 		var mix []swarm.MixEntry
+		// The pack's own weights when it gives them (a fitted pack does),
+		// else every persona alike.
+		weighted := false
 		for _, p := range pack.Personas {
-			mix = append(mix, swarm.MixEntry{Persona: p, Weight: 1})
+			weighted = weighted || p.Weight > 0
+		}
+		for _, p := range pack.Personas {
+			w := 1.0
+			if weighted {
+				w = p.Weight
+			}
+			mix = append(mix, swarm.MixEntry{Persona: p, Weight: w})
 		}
 		return mix, nil
+
 	}
 	var mix []swarm.MixEntry
 	seen := map[string]bool{}
@@ -336,6 +348,7 @@ type swarmCmdOptions struct {
 	progress   string
 	otlp       string
 	brain      brainOptions
+	episodes   string
 }
 
 func newSwarmCmd(s *streams) *cobra.Command {
@@ -383,6 +396,7 @@ hosts are contacted unless --allow-host names another.`,
 	f.BoolVar(&o.strict, "strict", false, "an INCONCLUSIVE threshold fails the run too")
 	f.BoolVarP(&o.out.quiet, "quiet", "q", false, "print no summary, progress or run lines, only warnings and errors (the files and the exit code are the result)")
 	f.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, a line a second otherwise), always (a line a second), never")
+	f.StringVar(&o.episodes, "episodes", "", "write every finished episode (agent, goal, variant, outcome, first tool) to this file, one JSON line each, for herd calibrate")
 	f.StringVar(&o.otlp, "otlp", "", "export a span per episode and per tool call to this OTLP HTTP collector, e.g. http://127.0.0.1:4318 (tracing slows the run)")
 	return cmd
 }
@@ -462,6 +476,15 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		cfg.Observer = exp
 		defer flushOTLP(s, exp)
 	}
+	var episodes *calibrate.Log
+	if o.episodes != "" {
+		episodes = episodesLog(cfg, o.descriptions, playerName(&o.brain))
+		if cfg.Observer != nil {
+			cfg.Observer = observers{cfg.Observer, episodes}
+		} else {
+			cfg.Observer = episodes
+		}
+	}
 	plan, err := swarm.NewPlan(cfg)
 	if err != nil {
 		return flagErr(err)
@@ -491,6 +514,12 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if model != nil {
 		if err := model.finish(res, o.chatter(s)); err != nil {
 			return err
+		}
+	}
+	if episodes != nil {
+		// Written whatever happened: what finished is kept.
+		if err := writeFileAtomic(o.episodes, func(w io.Writer) error { _, err := episodes.WriteTo(w); return err }); err != nil {
+			return usageErr(err)
 		}
 	}
 
