@@ -108,7 +108,6 @@ type Persona struct {
 	Weight float64
 }
 
-
 // maxPatience bounds the step budget: an episode is a handful of calls, and
 // a budget of millions is a typo that would stall a swarm.
 const maxPatience = 1000
