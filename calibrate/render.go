@@ -90,10 +90,10 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // WritePack writes the fitted mix as a persona pack: the personas with a
-// weight of at least half a percent, each with its share, so that
-// `herd swarm --personas FILE` (no --mix) plays the mix that predicts the
-// agent.
-func (r *Report) WritePack(w io.Writer, pack []*personas.Persona) error {
+// weight of at least half a percent, each with its share, so that a swarm
+// given the pack (and no mix) plays the mix that predicts the agent.
+// usage, when given, is a comment line saying how to use it.
+func (r *Report) WritePack(w io.Writer, pack []*personas.Persona, usage string) error {
 	var out []*personas.Persona
 	for i, s := range r.Mix {
 		if s.Weight < 0.005 {
@@ -109,7 +109,9 @@ func (r *Report) WritePack(w io.Writer, pack []*personas.Persona) error {
 	}
 	comment := []string{
 		fmt.Sprintf("The persona mix %s to %s on %s by herd calibrate (G %.1f, p %.3f).", note, r.Header.Player, r.Header.World, r.Fit.G, r.Fit.P),
-		"Use it with: herd swarm " + r.Header.World + " --personas THIS_FILE",
+	}
+	if usage != "" {
+		comment = append(comment, usage)
 	}
 	return personas.WritePack(w, "fitted-"+sanitize(r.Header.Player), "personas weighted to predict "+r.Header.Player, comment, out)
 }

@@ -109,7 +109,9 @@ func runCalibrate(ctx context.Context, s *streams, o calibrateOptions) error {
 		return usageErr(err)
 	}
 	if o.savePersonas != "" {
-		if err := writeFileAtomic(o.savePersonas, func(wr io.Writer) error { return rep.WritePack(wr, pack.Personas) }); err != nil {
+		if err := writeFileAtomic(o.savePersonas, func(wr io.Writer) error {
+			return rep.WritePack(wr, pack.Personas, "Use it with: herd swarm "+h.World+" --personas "+o.savePersonas)
+		}); err != nil {
 			return usageErr(err)
 		}
 	}
