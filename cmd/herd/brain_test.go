@@ -129,7 +129,14 @@ func TestBrainFlagsRefused(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 saying %q", c.args, code, stderr, c.want)
 		}
 	}
-	code, _, stderr := runHerd(t, "swarm", "serve:mock:crm", "--agents", "5", "--brain", "openai:m", "--brain-url", "http://127.0.0.1:1/v1")
+	// --allow-host names the model's host: the guard lets it through (and
+	// nothing is contacted: the name does not resolve).
+	code, _, stderr := runHerd(t, "swarm", "mock:crm", "--agents", "1", "--quiet", "--brain", "openai:m",
+		"--brain-url", "http://model.invalid/v1", "--allow-host", "model.invalid", "--brain-retries", "0")
+	if code != exitUnreachable || strings.Contains(stderr, "not loopback") {
+		t.Errorf("allowed host: exit %d, %q; want the run to try it (and fail to reach it, exit 3)", code, stderr)
+	}
+	code, _, stderr = runHerd(t, "swarm", "serve:mock:crm", "--agents", "5", "--brain", "openai:m", "--brain-url", "http://127.0.0.1:1/v1")
 	if code != exitUsage || !strings.Contains(stderr, "in-process") {
 		t.Errorf("serve target: exit %d, %q", code, stderr)
 	}
