@@ -176,7 +176,7 @@ func newMDView(res *Results) mdView {
 	v.Harmful = strings.Join(harmful, " · ")
 	v.TooFew = tooFewText(overall)
 	v.Verdicts = verdictTable(res)
-	v.Misuse = misuseTable(res)
+	v.Misuse = misuseTable(res, false)
 	v.Invariants = invariantTable(res)
 	v.Comparisons = comparisonTable(shownComparisons(res))
 	v.Personas = personaTable(res)

@@ -7,6 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/herd-sh/herd/report"
 )
@@ -19,6 +22,39 @@ type outputs struct {
 	// quiet leaves out the terminal summary (and, where the command
 	// reads it, the progress and the run's other lines on stderr).
 	quiet bool
+	// full prints every table instead of the one-screen summary; zeros
+	// keeps the outcome rows no episode ended in.
+	full, zeros bool
+}
+
+// addTerminalFlags registers --full and --zeros, which say how the terminal
+// report is drawn.
+func (o *outputs) addTerminalFlags(f *pflag.FlagSet) {
+	f.BoolVar(&o.full, "full", false, "print every table of the report (misuse map, invariants, personas, comparison, faults, confusions, latency, traces) instead of the one-screen summary")
+	f.BoolVar(&o.zeros, "zeros", false, "with --full, keep the outcome rows no episode ended in (hidden by default)")
+}
+
+// summaryFooter is where the summary says the rest of the report is: the
+// files just written, and how to see every table.
+func (o outputs) summaryFooter() []string {
+	if o.full {
+		return nil
+	}
+	names := map[string]string{"json": "results", "html": "full report", "md": "Markdown", "junit": "JUnit", "badge": "badge"}
+	var written []string
+	for _, f := range o.files() {
+		if f.path != stdoutPath {
+			written = append(written, names[f.flag]+" "+f.path)
+		}
+	}
+	lines := []string{"every table: add --full; the full report: --html report.html"}
+	if o.html != "" && o.html != stdoutPath {
+		lines = []string{"every table: add --full"}
+	}
+	if len(written) > 0 {
+		lines = append([]string{"written: " + strings.Join(written, " · ")}, lines...)
+	}
+	return lines
 }
 
 // stdoutPath is the path that names standard output.
@@ -109,7 +145,9 @@ func finishRun(s *streams, res *report.Results, out outputs, thresholds []string
 		}
 	}
 	if summary {
-		if err := report.Terminal(s.out, res, report.TerminalOptions{Plain: !isTerminal(s.out)}); err != nil {
+		if err := report.Terminal(s.out, res, report.TerminalOptions{
+			Plain: !isTerminal(s.out), Full: out.full, Zeros: out.zeros, Footer: out.summaryFooter(),
+		}); err != nil {
 			return exitUsage, err
 		}
 	}
