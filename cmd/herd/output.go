@@ -25,6 +25,9 @@ type outputs struct {
 	// full prints every table instead of the one-screen summary; zeros
 	// keeps the outcome rows no episode ended in.
 	full, zeros bool
+	// htmlURL is where the Markdown's first line links to the HTML report
+	// (a CI artifact); without it, to the --html file when there is one.
+	htmlURL string
 }
 
 // addTerminalFlags registers --full and --zeros, which say how the terminal
@@ -32,6 +35,27 @@ type outputs struct {
 func (o *outputs) addTerminalFlags(f *pflag.FlagSet) {
 	f.BoolVar(&o.full, "full", false, "print every table of the report (misuse map, invariants, personas, comparison, faults, confusions, latency, traces) instead of the one-screen summary")
 	f.BoolVar(&o.zeros, "zeros", false, "with --full, keep the outcome rows no episode ended in (hidden by default)")
+	f.StringVar(&o.htmlURL, "html-url", "", "link the Markdown report to the HTML report at this URL (a CI artifact); by default to the --html file")
+}
+
+// markdownOptions link the Markdown to the HTML report: --html-url, or
+// the --html file relative to the Markdown file's folder.
+func (o outputs) markdownOptions() report.MarkdownOptions {
+	if o.htmlURL != "" {
+		return report.MarkdownOptions{HTMLLink: o.htmlURL}
+	}
+	if o.html == "" || o.html == stdoutPath || o.md == "" {
+		return report.MarkdownOptions{}
+	}
+	from := "."
+	if o.md != stdoutPath {
+		from = filepath.Dir(o.md)
+	}
+	rel, err := filepath.Rel(from, o.html)
+	if err != nil {
+		return report.MarkdownOptions{}
+	}
+	return report.MarkdownOptions{HTMLLink: filepath.ToSlash(rel)}
 }
 
 // summaryFooter is where the summary says the rest of the report is: the
@@ -133,13 +157,13 @@ func finishRun(s *streams, res *report.Results, out outputs, thresholds []string
 			toStdout, summary = &f, false
 			continue
 		}
-		render, _ := reportRenderer(f.flag)
+		render := out.renderer(f.flag)
 		if err := writeFileAtomic(f.path, func(w io.Writer) error { return render(w, res, true) }); err != nil {
 			return exitUsage, usageErrf("--%s: %w", f.flag, err)
 		}
 	}
 	if toStdout != nil {
-		render, _ := reportRenderer(toStdout.flag)
+		render := out.renderer(toStdout.flag)
 		if err := writeOutput(s, "", func(w io.Writer) error { return render(w, res, true) }); err != nil {
 			return exitUsage, fmt.Errorf("--%s -: standard output: %w", toStdout.flag, err)
 		}
@@ -152,6 +176,16 @@ func finishRun(s *streams, res *report.Results, out outputs, thresholds []string
 		}
 	}
 	return report.ExitCode(res.Thresholds, strict), nil
+}
+
+// renderer is the renderer of a file flag, the Markdown linked to the HTML.
+func (o outputs) renderer(flag string) func(io.Writer, *report.Results, bool) error {
+	if flag == "md" {
+		opts := o.markdownOptions()
+		return func(w io.Writer, r *report.Results, _ bool) error { return report.MarkdownWith(w, r, opts) }
+	}
+	render, _ := reportRenderer(flag)
+	return render
 }
 
 // exitFor is the error that makes herd exit with code (nil for exitOK),

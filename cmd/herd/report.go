@@ -19,6 +19,7 @@ type reportOptions struct {
 	output     string
 	full       bool
 	zeros      bool
+	htmlURL    string
 }
 
 var reportFormats = []string{"terminal", "json", "md", "html", "junit", "badge"}
@@ -51,6 +52,7 @@ INCONCLUSIVE with --strict), 2 bad usage or an unreadable results file.`,
 	f.StringVarP(&opts.output, "output", "o", "", "write the report to FILE instead of standard output")
 	f.BoolVar(&opts.full, "full", false, "terminal format: print every table instead of the one-screen summary")
 	f.BoolVar(&opts.zeros, "zeros", false, "terminal format with --full: keep the outcome rows no episode ended in")
+	f.StringVar(&opts.htmlURL, "html-url", "", "md format: link to the HTML report at this URL (a CI artifact) on the first line")
 	return cmd
 }
 
@@ -65,6 +67,10 @@ func runReport(s *streams, opts *reportOptions, path string) error {
 			}
 			return report.Terminal(w, r, to)
 		}
+	}
+	if opts.format == "md" || opts.format == "markdown" {
+		mo := report.MarkdownOptions{HTMLLink: opts.htmlURL}
+		render = func(w io.Writer, r *report.Results, _ bool) error { return report.MarkdownWith(w, r, mo) }
 	}
 	if !ok {
 		return usageErrf("--format %q: want one of %s", opts.format, strings.Join(reportFormats, ", "))
