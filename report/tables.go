@@ -82,6 +82,9 @@ func misuseTable(res *Results, zeros bool) textTable {
 	}
 	if hidden > 0 {
 		t.Note = fmt.Sprintf("%d outcome rows no episode ended in under any variant are not shown.", hidden)
+		if hidden == 1 {
+			t.Note = "1 outcome row no episode ended in under any variant is not shown."
+		}
 	}
 	return t
 }
