@@ -26,36 +26,24 @@ type outputs struct {
 	// keeps the outcome rows no episode ended in.
 	full, zeros bool
 	// htmlURL is where the Markdown's first line links to the HTML report
-	// (a CI artifact); without it, to the --html file when there is one.
+	// (a CI artifact's URL); without it there is no link line.
 	htmlURL string
 }
 
 // addTerminalFlags registers --full and --zeros, which say how the terminal
-// report is drawn.
+// report is drawn, and --html-url, where the Markdown links.
 func (o *outputs) addTerminalFlags(f *pflag.FlagSet) {
 	f.BoolVar(&o.full, "full", false, "print every table of the report (misuse map, invariants, personas, comparison, faults, confusions, latency, traces) instead of the one-screen summary")
 	f.BoolVar(&o.zeros, "zeros", false, "with --full, keep the outcome rows no episode ended in (hidden by default)")
-	f.StringVar(&o.htmlURL, "html-url", "", "link the Markdown report to the HTML report at this URL (a CI artifact); by default to the --html file")
+	f.StringVar(&o.htmlURL, "html-url", "", "link the Markdown report's first line to the HTML report at this URL (the uploaded artifact's)")
 }
 
-// markdownOptions link the Markdown to the HTML report: --html-url, or
-// the --html file relative to the Markdown file's folder.
+// markdownOptions link the Markdown to the HTML report at --html-url.
+// The --html file is not linked by itself: a PR comment or a step summary
+// (where the Markdown is read) cannot reach a path on the runner; the URL
+// of the uploaded artifact can.
 func (o outputs) markdownOptions() report.MarkdownOptions {
-	if o.htmlURL != "" {
-		return report.MarkdownOptions{HTMLLink: o.htmlURL}
-	}
-	if o.html == "" || o.html == stdoutPath || o.md == "" {
-		return report.MarkdownOptions{}
-	}
-	from := "."
-	if o.md != stdoutPath {
-		from = filepath.Dir(o.md)
-	}
-	rel, err := filepath.Rel(from, o.html)
-	if err != nil {
-		return report.MarkdownOptions{}
-	}
-	return report.MarkdownOptions{HTMLLink: filepath.ToSlash(rel)}
+	return report.MarkdownOptions{HTMLLink: o.htmlURL}
 }
 
 // summaryFooter is where the summary says the rest of the report is: the
