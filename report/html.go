@@ -235,7 +235,9 @@ func newHTMLView(res *Results) *htmlView {
 	}
 	v.Personas, v.PersonaAxis = htmlGroups("persona/harmful/", res.HarmfulByPersona(), v.Variants)
 	v.GoalRows, v.GoalAxis = htmlGroups("goal/harmful/", res.HarmfulByGoal(), v.Variants)
-	v.Confusions = res.Confusions
+	// Most frequent first, as in every report.
+	v.Confusions = slices.Clone(res.Confusions)
+	slices.SortStableFunc(v.Confusions, func(a, b Confusion) int { return cmp.Compare(b.N, a.N) })
 	for _, f := range res.Faults {
 		v.Faults = append(v.Faults, htmlFault{f, recoveredText(f)})
 	}

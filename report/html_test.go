@@ -185,6 +185,17 @@ func TestHTMLHasEverySection(t *testing.T) {
 	if len(h1) != 1 || h1[0].Text != "ambiguous raises destroyed_data 3.7% → 20.1%, p < 0.001" {
 		t.Errorf("the finding reads %v; want the destroyed_data change", h1)
 	}
+	// Confusions most frequent first.
+	confusions := root.find(func(e *element) bool { return e.Attr["id"] == "confusions" })[0]
+	last := -1
+	for _, tr := range confusions.find(func(e *element) bool { return e.Name == "tr" })[1:] {
+		cells := tr.find(func(e *element) bool { return e.Name == "td" })
+		n, _ := strconv.Atoi(cells[len(cells)-1].Text)
+		if last >= 0 && n > last {
+			t.Errorf("confusions not sorted by count: %d after %d", n, last)
+		}
+		last = n
+	}
 	traces := root.find(func(e *element) bool { return e.Name == "details" && hasClass(e, "trace") })
 	if len(traces) == 0 {
 		t.Fatal("no sampled traces")
