@@ -577,6 +577,9 @@ func htmlMeta(res *Results, fingerprint string) []keyValue {
 		{"herd version", r.HerdVersion},
 		{"Fingerprint", fingerprint},
 	}
+	if m := ModelLine(res); m != "" {
+		meta = append(meta, keyValue{"Model", m})
+	}
 	if r.Shard != nil {
 		meta = append(meta, keyValue{"Shard", fmt.Sprintf("%d of %d", r.Shard.Index, r.Shard.Count)})
 	}

@@ -169,6 +169,7 @@ type mdView struct {
 	TracesNote                                string
 	allTraces                                 []Trace
 	Fingerprint, HerdVersion, Command         string
+	Model                                     string // ModelLine, "" for a persona run
 }
 
 // cut applies the caps to a copy of the view.
@@ -198,6 +199,7 @@ func newMDView(res *Results) mdView {
 		Fingerprint: res.Fingerprint(),
 		HerdVersion: orDash(res.Run.HerdVersion),
 		Command:     res.Run.Command,
+		Model:       ModelLine(res),
 		allTraces:   res.Traces,
 	}
 	v.Verdict = Overall(res.Thresholds)

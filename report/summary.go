@@ -95,6 +95,9 @@ func (t *termWriter) summaryHeader(res *Results) {
 	}
 	t.line(first)
 	t.line(second)
+	if m := ModelLine(res); m != "" {
+		t.line(m)
+	}
 	if res.Partial {
 		t.line("PARTIAL: interrupted before every agent finished; the counts cover finished episodes only.")
 	}

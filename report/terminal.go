@@ -152,6 +152,9 @@ func toAny(ss []string) []any {
 func (t *termWriter) header(res *Results) {
 	t.printf("herd readiness report — %s\n", headline(res))
 	t.printf("fingerprint %s · herd %s · target %s\n", shortHash(res.Fingerprint()), orDash(res.Run.HerdVersion), orDash(res.Run.Target))
+	if m := ModelLine(res); m != "" {
+		t.printf("%s\n", safetext.Terminal(m, termMaxRunes))
+	}
 	if res.Run.Command != "" {
 		t.printf("reproduce: %s\n", res.Run.Command)
 	}
