@@ -5,18 +5,20 @@
 # calls a second achieved, p99 over every call and over ok calls, the pool
 # size and the processes' RSS and CPU; then the spread of p99 across rounds.
 #
-#   bench/stdio-load.sh                       # 135 agents/s ≈ 200 calls/s, 10 s, 3 rounds
+#   bench/stdio-load.sh                       # 180 agents/s ≈ 200 calls/s, 10 s, 3 rounds
 #   RATE=300 DURATION=20s PROCESSES=8 bench/stdio-load.sh
 #
 # The server comes from an npm install outside the checkout (as .ci/run
 # makes it): $HERD_NPM_SERVERS (a node_modules folder), else
 # ${HERD_NPM_DIR:-$HOME/.cache/herd-npm}/node_modules. Only read-only tools
-# are called (no --allow-writes): an exerciser calls one twice (its answer
-# must not change) and an adversary once, so an agent makes about 1.5
-# calls. Everything runs on this machine and stops by itself.
+# are called (no --allow-writes): an exerciser calls one twice when it is
+# answered (its answer must not change), once when it is refused (a guessed
+# path not found), an adversary once — about 1.1 calls an agent here, so
+# 180 agents a second make about 200 calls a second. Everything runs on this
+# machine and stops by itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RATE="${RATE:-135}"
+RATE="${RATE:-180}"
 DURATION="${DURATION:-10s}"
 ROUNDS="${ROUNDS:-3}"
 PROCESSES="${PROCESSES:-4}"
@@ -47,7 +49,7 @@ p99s=()
 for r in $(seq "$ROUNDS"); do
   code=0
   "$out/herd" swarm "mcp+stdio:$server $files" --rate "$RATE" --duration "$DURATION" --processes "$PROCESSES" \
-    --progress never --json "$out/run-$r.json" 2>"$out/run-$r.err" || code=$?
+    --progress never --json "$out/run-$r.json" >/dev/null 2>"$out/run-$r.err" || code=$?
   if [ "$code" -gt 1 ]; then
     echo "round $r: exit $code"; cat "$out/run-$r.err"; exit 1
   fi

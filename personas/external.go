@@ -344,7 +344,10 @@ func firstDiff(x, y, unit string) string {
 	for j < len(lx) && j < len(ly) && lx[j] == ly[j] {
 		j++
 	}
-	from := max(j-20, 0)
+	from := 0
+	if max(len(lx), len(ly)) > diffContext {
+		from = max(j-20, 0) // a long line: start a little before the difference
+	}
 	for from > 0 && !utf8.RuneStart(lx[from]) {
 		from--
 	}

@@ -36,7 +36,9 @@ func TestExternalToolSelection(t *testing.T) {
 		{"writes", func(c *ExternalConfig) { c.AllowWrites = true }, "list_notes read_file write_file"},
 		{"open world", func(c *ExternalConfig) { c.AllowOpenWorld = true }, "list_notes read_file read_url"},
 		{"both", func(c *ExternalConfig) { c.AllowWrites, c.AllowOpenWorld = true, true }, "list_notes post_tweet read_file read_url write_file"},
-		{"patterns", func(c *ExternalConfig) { c.AllowWrites, c.Select, c.Skip = true, []string{"*_file", "list_*"}, []string{"write_*"} }, "list_notes read_file"},
+		{"patterns", func(c *ExternalConfig) {
+			c.AllowWrites, c.Select, c.Skip = true, []string{"*_file", "list_*"}, []string{"write_*"}
+		}, "list_notes read_file"},
 	} {
 		cfg := base
 		c.cfg(&cfg)
@@ -66,4 +68,3 @@ func TestExternalToolSelection(t *testing.T) {
 		}
 	}
 }
-
