@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -122,8 +121,13 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 		}
 	}
 	ex := &o.external
-	if slices.Contains(ex.given(), "processes") && reached.Spec.Kind != target.KindStdio {
-		return usageErrf("--processes: %s is one server over HTTP; the flag sizes the pool of a stdio server's processes", reached.Spec.Raw)
+	if slices.Contains(ex.given(), "processes") {
+		if reached.Spec.Kind != target.KindStdio {
+			return usageErrf("--processes: %s is one server over HTTP; the flag sizes the pool of a stdio server's processes", reached.Spec.Raw)
+		}
+		if ex.processes < 1 || ex.processes > target.MaxProcesses {
+			return usageErrf("--processes: must be between 1 and %d, got %d", target.MaxProcesses, ex.processes)
+		}
 	}
 	// The thresholds' form was checked before the server was contacted
 	// (checkWorldFree); their names are checked against the tools it lists
@@ -168,11 +172,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	run, err := swarm.RunExternal(ctx, cfg)
 	prog.finish()
 	if err != nil {
-		var ue *swarm.UnreachableError
-		if errors.As(err, &ue) {
-			return codeErr(exitUnreachable, err)
-		}
-		return flagErr(err)
+		return flagErr(err) // a pool that could not be started exits 3
 	}
 	printSkipped(s.err, run.Skipped)
 	res := run.Results

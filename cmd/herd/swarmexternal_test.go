@@ -240,9 +240,10 @@ func TestExternalToolPatterns(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--tool", "nosuch*"}, `tool pattern "nosuch*" matches no tool`},
+		{[]string{"--tool", "nosuch*"}, `--tool: tool pattern "nosuch*" matches no tool`},
+		{[]string{"--processes", "0"}, "--processes: must be between 1 and 64, got 0"},
 		{[]string{"--skip-tool", "[x"}, `tool pattern "[x"`},
-		{[]string{"--tool", "peek_counter", "--skip-tool", "peek_counter"}, "the tool patterns leave none"},
+		{[]string{"--tool", "peek_counter", "--skip-tool", "peek_counter"}, "--tool: mcp+stdio:"},
 		{[]string{"--goal", "add"}, "use --tool and --skip-tool"},
 	} {
 		code, _, errOut := runHerd(t, append([]string{"swarm", "mcp+stdio:" + bin, "--agents", "5", "--progress", "never"}, c.args...)...)

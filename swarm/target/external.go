@@ -268,7 +268,11 @@ func (s *ExternalSession) Call(ctx context.Context, tool string, args map[string
 	case ClassTransport:
 		s.bad = true
 		out.Died = c.proc != nil && c.proc.exitedWithin(time.Second)
-		err = fmt.Errorf("%w%s", err, c.note())
+		if out.Died {
+			err = fmt.Errorf("%w (the process exited: %v)%s", err, c.proc.waitErr, c.note())
+		} else {
+			err = fmt.Errorf("%w%s", err, c.note())
+		}
 	default:
 		c.live.answered()
 	}
