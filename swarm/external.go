@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/internal/safetext"
 	"github.com/herd-sh/herd/internal/version"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
@@ -132,11 +133,15 @@ func (cfg ExternalConfig) checkPatterns() error {
 				}
 			}
 			if !found {
+				// The names come from the server: escaped, and a few.
 				names := make([]string, len(cfg.Tools))
 				for i, t := range cfg.Tools {
-					names[i] = t.Name
+					names[i] = safetext.Terminal(t.Name, 60)
 				}
 				slices.Sort(names)
+				if len(names) > 20 {
+					names = append(names[:20], fmt.Sprintf("… %d more", len(cfg.Tools)-20))
+				}
 				return fieldErr(f.field, "tool pattern %q matches no tool of %s (it has %s)", p, cfg.Target.Name(), strings.Join(names, ", "))
 			}
 		}
