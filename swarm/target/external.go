@@ -459,15 +459,18 @@ func (p *extPool) release(c *extConn, ok bool) {
 		p.mu.Unlock()
 		return // closeAll closes it, or it goes on serving
 	}
+	found := false
 	for i, x := range p.conns {
 		if x == c {
 			p.conns = append(p.conns[:i], p.conns[i+1:]...)
-			p.lost++
+			p.lost, found = p.lost+1, true
 			break
 		}
 	}
 	p.mu.Unlock()
-	_ = c.close()
+	if found { // another agent sharing it may have dropped it already
+		_ = c.close()
+	}
 }
 
 // closeAll ends every connection (in parallel: each process may take a
