@@ -342,6 +342,7 @@ type swarmCmdOptions struct {
 	swarmOptions
 	targetArg  string // TARGET as given
 	transport  transportOptions
+	external   externalOptions
 	out        outputs
 	thresholds []string
 	strict     bool
@@ -386,6 +387,7 @@ hosts are contacted unless --allow-host names another.`,
 	o.addFlags(cmd)
 	o.transport.addFlags(cmd)
 	o.brain.addFlags(cmd)
+	o.external.addFlags(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.out.json, "json", "", "write the results document (JSON) to this file")
 	f.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
@@ -438,6 +440,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) && o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
 	}
+	if err := o.external.refuse(o.targetArg, spec.Kind == target.KindInProcess || spec.Kind == target.KindServe); err != nil {
+		return err
+	}
 	reached, err := swarm.Reach(ctx, spec, o.targetOptions(), serve.StartLocalWorld)
 	if err != nil {
 		return flagErr(err)
@@ -450,6 +455,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	}
 	if o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
+	}
+	if err := o.external.refuse(o.targetArg, true); err != nil {
+		return err
 	}
 	if reached != nil && reached.Info != nil {
 		// A running herd world: run the world it serves, with its faults
