@@ -1,0 +1,108 @@
+package scaffold
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestName(t *testing.T) {
+	for in, want := range map[string]string{
+		"entityType": "entity_type", "showPetById": "show_pet_by_id", "get-weather": "get_weather",
+		"HTTPServer": "http_server", "list.files": "list_files", "2fa_code": "x_2fa_code", "": "x", "já": "j",
+	} {
+		if got := Name(in); got != want {
+			t.Errorf("Name(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestFromMCPRefusesBadLists(t *testing.T) {
+	if _, err := FromMCP("s", "s", "", "", nil); err == nil || !strings.Contains(err.Error(), "lists no tools") {
+		t.Errorf("no tools: %v", err)
+	}
+	two := []*mcp.Tool{{Name: "a", InputSchema: map[string]any{"type": "object"}}, {Name: "a", InputSchema: map[string]any{"type": "object"}}}
+	if _, err := FromMCP("s", "s", "", "", two); err == nil || !strings.Contains(err.Error(), `"a" is listed twice`) {
+		t.Errorf("duplicate: %v", err)
+	}
+	if _, err := FromMCP("s", "s", "", "", []*mcp.Tool{{Name: " "}}); err == nil || !strings.Contains(err.Error(), "has no name") {
+		t.Errorf("nameless: %v", err)
+	}
+}
+
+func TestFromOpenAPIRefusesNonsense(t *testing.T) {
+	if _, err := FromOpenAPI("x.yaml", []byte("openapi: 3.0.0\ninfo: [1]\n")); err == nil || !strings.Contains(err.Error(), "x.yaml") {
+		t.Errorf("bad document: %v", err)
+	}
+	if _, err := FromOpenAPI("x.yaml", []byte("openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths: {}\n")); err == nil || !strings.Contains(err.Error(), "no paths") {
+		t.Errorf("no paths: %v", err)
+	}
+	if !IsOpenAPI([]byte("# c\nopenapi: 3.0.0\n")) || !IsOpenAPI([]byte(`{"openapi": "3.1.0"}`)) || IsOpenAPI([]byte(`{"tools": []}`)) {
+		t.Error("IsOpenAPI")
+	}
+}
+
+// A server that sends no annotations and no descriptions is read from its
+// names and schemas; the draft still loads, and says what it guessed.
+func TestBareServerStillScaffolds(t *testing.T) {
+	obj := func(props map[string]any, req ...string) map[string]any {
+		r := make([]any, len(req))
+		for i, x := range req {
+			r[i] = x
+		}
+		return map[string]any{"type": "object", "properties": props, "required": r}
+	}
+	s := map[string]any{"type": "string"}
+	tools := []*mcp.Tool{
+		{Name: "createTicket", InputSchema: obj(map[string]any{"title": s, "priority": map[string]any{"type": "string", "enum": []any{"low", "high"}}}, "title")},
+		{Name: "updateTicket", InputSchema: obj(map[string]any{"ticketId": s, "priority": map[string]any{"type": "string", "enum": []any{"low", "high"}}}, "ticketId")},
+		{Name: "closeTicket", Description: "Close a ticket.", InputSchema: obj(map[string]any{"ticketId": s}, "ticketId")},
+		{Name: "deleteTicket", Description: "Delete a ticket.", InputSchema: obj(map[string]any{"ticketId": s}, "ticketId")},
+		{Name: "echo", Description: "Echo the input.", InputSchema: obj(map[string]any{"message": s}, "message")},
+	}
+	src, err := FromMCP("bare.json", "bare", "", "", tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Build(src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := d.World
+	if w.Tool("update_ticket").Kind != "update" || w.Tool("delete_ticket").Kind != "delete" || w.Tool("close_ticket").Kind != "custom" {
+		t.Errorf("kinds: update %s delete %s close %s", w.Tool("update_ticket").Kind, w.Tool("delete_ticket").Kind, w.Tool("close_ticket").Kind)
+	}
+	if w.Goal("update_ticket") == nil {
+		t.Errorf("no goal for update vs delete; goals %v", goalNames(w))
+	}
+	if !strings.Contains(string(d.YAML), "check: the server sends no description") {
+		t.Error("a tool without a description is not marked")
+	}
+	if !strings.Contains(string(d.YAML), "herd cannot tell what this tool changes") {
+		t.Error("close_ticket's unknown effect is not marked")
+	}
+}
+
+// Only read tools: no goal has a harmful rival, and one is still kept so
+// the world runs.
+func TestReadOnlyServerKeepsOneGoal(t *testing.T) {
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	tools := []*mcp.Tool{
+		{Name: "list_books", Annotations: ro, InputSchema: map[string]any{"type": "object"},
+			OutputSchema: map[string]any{"type": "object", "properties": map[string]any{"books": map[string]any{"type": "array",
+				"items": map[string]any{"type": "object", "properties": map[string]any{"title": map[string]any{"type": "string"}}}}}}},
+		{Name: "get_book", Annotations: ro, InputSchema: map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}, "required": []any{"id"}}},
+	}
+	src, err := FromMCP("ro.json", "library", "1", "", tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Build(src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.World.Goals) != 1 || !strings.Contains(string(d.YAML), "kept so the world runs") {
+		t.Errorf("goals %v", goalNames(d.World))
+	}
+}
