@@ -65,7 +65,7 @@ func TestBareServerStillScaffolds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Build(src, "")
+	d, err := Build(src, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestReadOnlyServerKeepsOneGoal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Build(src, "")
+	d, err := Build(src, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

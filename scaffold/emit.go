@@ -64,20 +64,22 @@ func (d *draft) emit() []byte {
 		who += " " + src.Version
 	}
 	e.comments(0,
-		fmt.Sprintf("A herd world drafted by `herd new --from %s`", src.From),
-		fmt.Sprintf("from the %d tools of the %s %s.", len(src.Ops), src.Kind, who),
+		fmt.Sprintf("A herd world drafted from the %d tools of the %s %s", len(src.Ops), src.Kind, who),
+		fmt.Sprintf("(%s).", src.From),
 		"",
 		"It validates and runs as it is, but it is a draft: herd guessed the record",
 		"types from the schemas and what each tool does from its annotations, name",
 		"and schema. Lines marked `check:` are guesses to confirm against the real",
 		"server; the format is in docs/worlds.md.",
 		"",
-		fmt.Sprintf("The one variant, %s, is the server's own descriptions. To compare a", Variant),
-		"rewrite with them, paired (the same agents under each wording):",
-		"",
-		fmt.Sprintf("    herd descriptions %s.yaml --as rewrite > rewrite.yaml   # then edit the texts", d.world),
-		fmt.Sprintf("    herd swarm %s.yaml --variant %s,rewrite --descriptions rewrite.yaml", d.world, Variant),
+		fmt.Sprintf("The one variant, %s, is the server's own descriptions; a descriptions", Variant),
+		"file adds a rewrite as a second variant, to compare the two paired (the same",
+		"agents under each wording).",
 	)
+	if len(d.header) > 0 {
+		e.comments(0, "")
+		e.comments(0, d.header...)
+	}
 	e.line(0, "world: %s", d.world)
 	e.line(0, "version: 1")
 	e.line(0, "description: %s", q(fmt.Sprintf("A draft fake of %s (%s), scaffolded from its tools: %s, %s and %s to check.",
@@ -187,9 +189,8 @@ func (d *draft) emitTool(e *emitter, t *tool) {
 	if t.key != "" && t.key != "id" {
 		e.line(2, "key: %s", t.key)
 	}
-	desc := strings.TrimSpace(op.Description)
-	if desc == "" {
-		desc = firstNonEmpty(op.Title, words(t.name))
+	desc := descriptionOf(op, t.name)
+	if strings.TrimSpace(op.Description) == "" {
 		e.line(2, "# check: the server sends no description; this is its title or name")
 	}
 	e.line(2, "descriptions:")

@@ -10,11 +10,12 @@ import (
 // written as a "# check:" comment.
 
 type draft struct {
-	world string
-	src   *Source
-	types []*rtype
-	tools []*tool
-	goals []*goal
+	world  string
+	header []string // the caller's comment lines for the file's head
+	src    *Source
+	types  []*rtype
+	tools  []*tool
+	goals  []*goal
 }
 
 type rtype struct {
@@ -136,15 +137,8 @@ type param struct {
 func infer(src *Source, world string) (*draft, error) {
 	d := &draft{world: world, src: src}
 	ops := make([]*opInfo, len(src.Ops))
-	names := map[string]int{}
-	for i := range src.Ops {
-		op := &src.Ops[i]
-		n := Name(op.Name)
-		names[n]++
-		if names[n] > 1 {
-			n = fmt.Sprintf("%s_%d", n, names[n])
-		}
-		ops[i] = classify(op, n)
+	for i, n := range toolNames(src) {
+		ops[i] = classify(&src.Ops[i], n)
 	}
 	d.collectTypes(ops)
 	for _, oi := range ops {

@@ -32,11 +32,21 @@ func WorldName(name string) string {
 	return n
 }
 
-// Build drafts a world named world (a valid world name; "" names it after
-// the source) from src. The draft is loaded with the engine before it is
-// returned: an error means the scaffolder wrote something the engine
-// refuses, which is a bug in the scaffolder, and says so.
-func Build(src *Source, world string) (*Draft, error) {
+// Options are what a caller adds to a draft.
+type Options struct {
+	// World is the world's name (a valid world name); "" names it after
+	// the source.
+	World string
+	// Header are comment lines for the head of the file, after herd's own
+	// (how to run the draft, in the caller's words).
+	Header []string
+}
+
+// Build drafts a world from src. The draft is loaded with the engine
+// before it is returned: an error means the scaffolder wrote something the
+// engine refuses, which is a bug in the scaffolder, and says so.
+func Build(src *Source, opts Options) (*Draft, error) {
+	world := opts.World
 	if src == nil || len(src.Ops) == 0 {
 		return nil, fmt.Errorf("nothing to scaffold: no tools")
 	}
@@ -50,6 +60,7 @@ func Build(src *Source, world string) (*Draft, error) {
 	if err != nil {
 		return nil, err
 	}
+	d.header = opts.Header
 	d.draftGoals()
 	if len(d.goals) == 0 {
 		return nil, fmt.Errorf("%s: no tool's effect on a record could be inferred, so no goal can be drafted; write a world by hand (herd new NAME)", src.From)

@@ -30,7 +30,7 @@ func TestGolden(t *testing.T) {
 		{"petstore", petstoreSource, "testdata/petstore.world.yaml"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := Build(c.src(t), "")
+			d, err := Build(c.src(t), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +47,7 @@ func TestGolden(t *testing.T) {
 				t.Errorf("scaffold of %s differs from %s (go test ./scaffold -run Golden -update):\n%s", c.name, c.golden, firstDiff(d.YAML, want))
 			}
 			// Twice the same: the draft is a function of its input.
-			again, err := Build(c.src(t), "")
+			again, err := Build(c.src(t), Options{})
 			if err != nil || !bytes.Equal(again.YAML, d.YAML) {
 				t.Errorf("a second scaffold differs (err %v)", err)
 			}
@@ -75,7 +75,7 @@ func firstDiff(a, b []byte) string {
 // What the server-memory draft holds: each tool mapped to the kind its
 // annotations, name and schema say, and goals for the confusable pairs.
 func TestServerMemoryDraft(t *testing.T) {
-	d, err := Build(memorySource(t), "")
+	d, err := Build(memorySource(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestServerMemoryDraft(t *testing.T) {
 }
 
 func TestPetstoreDraft(t *testing.T) {
-	d, err := Build(petstoreSource(t), "pets")
+	d, err := Build(petstoreSource(t), Options{World: "pets"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestDraftsRunAndRewritesMoveMisuse(t *testing.T) {
 		{memorySource, "testdata/server-memory-rewrite.yaml", "delete_observations"},
 		{petstoreSource, "testdata/petstore-rewrite.yaml", "update_pet"},
 	} {
-		d, err := Build(c.src(t), "")
+		d, err := Build(c.src(t), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
