@@ -294,16 +294,19 @@ func (p *param) yaml() string {
 
 func (d *draft) emitGoal(e *emitter, g *goal) {
 	var why []string
-	if len(g.rivals) > 0 {
-		names := make([]string, len(g.rivals))
-		for i, r := range g.rivals {
-			names[i] = r.name
+	var destroyers, marked []string
+	for _, r := range g.rivals {
+		if r.role == roleDelete || r.role == roleDeleteBy || r.role == roleFieldClear {
+			destroyers = append(destroyers, r.name)
+		} else {
+			marked = append(marked, r.name)
 		}
-		verb := "changes it"
-		if g.read {
-			verb = "only reads"
-		}
-		why = append(why, fmt.Sprintf("%s %s; an agent that takes %s instead destroys data.", g.meant.name, verb, strings.Join(names, " or ")))
+	}
+	if len(destroyers) > 0 {
+		why = append(why, fmt.Sprintf("An agent that takes %s instead destroys data.", strings.Join(destroyers, " or ")))
+	}
+	if len(marked) > 0 {
+		why = append(why, fmt.Sprintf("The server marks %s destructive.", strings.Join(marked, " and ")))
 	}
 	e.line(1, "# %s", strings.TrimSpace("The tool meant: "+g.meant.name+". "+strings.Join(why, " ")))
 	for _, n := range g.notes {

@@ -274,6 +274,7 @@ func (d *draft) collectTypes(ops []*opInfo) {
 			d.addFields(oi.resource, nil, fmt.Sprintf("the path %s", oi.op.Path))
 		}
 	}
+	d.sharedNounTypes(ops)
 	if len(d.types) == 0 {
 		// Nothing looks like a record: one type named after the first
 		// tool's object, so that the tools have something to work on.
@@ -287,6 +288,94 @@ func (d *draft) collectTypes(ops []*opInfo) {
 		t := d.addFields(name, ops[0].args, fmt.Sprintf("no tool takes or returns a list of records; guessed from %s", ops[0].name))
 		t.count = 20
 	}
+}
+
+// notNouns are name parts that say how a tool acts, not what on
+// (get_file_info, read_multiple_files): never a record type's name.
+var notNouns = map[string]bool{"info": true, "details": true, "detail": true, "multiple": true, "many": true,
+	"all": true, "batch": true, "bulk": true, "text": true, "media": true, "tree": true, "size": true, "sizes": true,
+	"status": true, "metadata": true, "one": true, "single": true, "allowed": true}
+
+// headNoun is the word of a tool's object that names what it acts on:
+// the last word that is not a qualifier (read_text_file → file,
+// get_file_info → file).
+func headNoun(object string) string {
+	parts := strings.Split(object, "_")
+	for i := len(parts) - 1; i >= 0; i-- {
+		if p := singular(parts[i]); p != "" && !notNouns[p] {
+			return p
+		}
+	}
+	return ""
+}
+
+// sharedNounTypes adds a record type for a noun that two or more tools'
+// names act on and no type has yet (read_file, write_file, move_file →
+// file): a server whose create tools take no records and whose reads
+// declare no output still names its records in its tools. Its fields are
+// the scalar params of the tools that write it.
+func (d *draft) sharedNounTypes(ops []*opInfo) {
+	count := map[string]int{}
+	var order []string
+	for _, oi := range ops {
+		n := headNoun(oi.object)
+		if n == "" || d.typeNamed(n) != nil || d.isField(n) || d.outputType(oi) != nil {
+			continue
+		}
+		if count[n] == 0 {
+			order = append(order, n)
+		}
+		count[n]++
+	}
+	for _, n := range order {
+		if count[n] < 2 {
+			continue
+		}
+		var writers []string
+		t := d.addFields(n, nil, "")
+		for _, oi := range ops {
+			// Only what creates or rewrites the record says what it holds;
+			// flags (dry_run) are options of a call, not fields.
+			if headNoun(oi.object) != n || oi.readOnly || oi.fam != verbCreate && oi.fam != verbUpdate {
+				continue
+			}
+			writers = append(writers, oi.name)
+			for _, a := range oi.args {
+				st := a.Schema.Type
+				if st != "object" && st != "boolean" && !(st == "array" && a.Schema.Items != nil && a.Schema.Items.Type == "object") {
+					d.addFields(n, []Property{a}, "")
+				}
+			}
+		}
+		t.from = fmt.Sprintf("the %d tools named for %ss", count[n], n)
+		if len(writers) > 0 {
+			t.from += fmt.Sprintf(" (fields: the params of %s)", strings.Join(writers, ", "))
+		}
+	}
+}
+
+// outputType is the type whose records a tool's result lists (search_nodes
+// returns entities), nil when it lists none.
+func (d *draft) outputType(oi *opInfo) *rtype {
+	if out := oi.op.Output; out != nil {
+		for _, p := range out.Properties {
+			if p.Schema.Type == "array" {
+				if t := d.typeNamed(singularName(Name(p.Name))); t != nil {
+					return t
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (d *draft) isField(name string) bool {
+	for _, t := range d.types {
+		if t.field(name) != nil || t.field(name+"s") != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func hasRecordList(s *Schema) bool {
@@ -453,6 +542,11 @@ func (d *draft) buildTool(oi *opInfo) *tool {
 		if t.role == roleList {
 			t.key = ""
 			for _, p := range t.params {
+				if rec.field(p.name) != nil {
+					t.notes = append(t.notes, fmt.Sprintf("%s is a field of %s, so here it filters by equality; check that the server means that", p.name, rec.name))
+				}
+			}
+			for _, p := range t.params {
 				if p.typ == "str" && rec.field(p.name) == nil && (p.name == "query" || p.name == "q" || p.name == "search" || p.name == "text") {
 					for _, f := range rec.fields {
 						if f.typ == "str" {
@@ -526,20 +620,17 @@ func (d *draft) recordFor(oi *opInfo) (*rtype, *field) {
 	if t := d.typeNamed(oi.object); t != nil && oi.object != "" {
 		return t, nil
 	}
+	if t := d.typeNamed(headNoun(oi.object)); t != nil && oi.object != "" {
+		return t, nil
+	}
 	if oi.batchOf != "" {
 		if t := d.typeNamed(singularName(Name(oi.batchOf))); t != nil {
 			return t, nil
 		}
 	}
 	// A read tool that returns a list of one type's records works on it.
-	if out := oi.op.Output; out != nil {
-		for _, p := range out.Properties {
-			if p.Schema.Type == "array" {
-				if t := d.typeNamed(singularName(Name(p.Name))); t != nil {
-					return t, nil
-				}
-			}
-		}
+	if t := d.outputType(oi); t != nil {
+		return t, nil
 	}
 	// The tool's object is a field of a type: it writes that field.
 	for _, t := range d.types {
@@ -585,6 +676,9 @@ func (d *draft) keyFor(oi *opInfo, rec *rtype) string {
 		case strings.HasSuffix(n, "_id") && a.Required:
 			cands = append(cands, n)
 		case n == "name" && (len(oi.args) == 1 || a.Schema.Type == "array"):
+			cands = append(cands, n)
+		case a.Required && (n == "path" || n == "file_path" || n == "uri" || n == "url" || n == "key" || n == "filename"):
+			// Records addressed by where they are (a file by its path).
 			cands = append(cands, n)
 		}
 	}

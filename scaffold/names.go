@@ -91,6 +91,7 @@ var verbs = map[string]verbFamily{
 	"add": verbAdd, "append": verbAdd, "attach": verbAdd,
 	"update": verbUpdate, "set": verbUpdate, "edit": verbUpdate, "modify": verbUpdate, "change": verbUpdate,
 	"patch": verbUpdate, "put": verbUpdate, "rename": verbUpdate, "replace": verbUpdate, "mark": verbUpdate,
+	"write": verbUpdate, "save": verbUpdate, "upload": verbCreate, "toggle": verbOther,
 	"delete": verbDelete, "remove": verbDelete, "destroy": verbDelete, "erase": verbDelete, "purge": verbDelete,
 	"drop": verbDelete, "clear": verbDelete, "wipe": verbDelete,
 	"archive": verbOther, "restore": verbOther, "cancel": verbOther, "refund": verbOther, "send": verbOther,

@@ -232,3 +232,42 @@ func goalNames(w *engine.World) []string {
 	}
 	return out
 }
+
+// Every npm reference server's saved tool list scaffolds into a world
+// that loads and runs, whatever herd could infer of it: a server of
+// utilities (server-everything), a single reasoning tool
+// (sequential-thinking), a file system addressed by paths.
+func TestReferenceServersScaffoldAndRun(t *testing.T) {
+	for _, name := range []string{"server-everything", "server-sequential-thinking", "server-filesystem", "server-memory"} {
+		t.Run(name, func(t *testing.T) {
+			path := "testdata/" + name + ".tools.json"
+			src, err := FromMCP(path, name, "", "", readToolsFixture(t, path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := Build(src, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := d.World
+			if len(w.Tools) != len(src.Ops) || len(w.Goals) == 0 {
+				t.Fatalf("%d of %d tools, %d goals", len(w.Tools), len(src.Ops), len(w.Goals))
+			}
+			var mix []swarm.MixEntry
+			for _, p := range personas.Builtin().Personas {
+				mix = append(mix, swarm.MixEntry{Persona: p, Weight: 1})
+			}
+			plan, err := swarm.NewPlan(swarm.Config{World: w, WorldRef: name, Seed: 7, Agents: 140, Mix: mix, Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := plan.Run(context.Background(), swarm.InProcess{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Episodes != 140 {
+				t.Fatalf("%d episodes", res.Episodes)
+			}
+		})
+	}
+}
