@@ -106,3 +106,54 @@ func TestReadOnlyServerKeepsOneGoal(t *testing.T) {
 		t.Errorf("goals %v", goalNames(d.World))
 	}
 }
+
+// A read-only tool with no output schema: what one call answered gives
+// the record type, where the schemas alone give none.
+func TestSampleAnswerGivesTypes(t *testing.T) {
+	no := false
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}
+	obj := map[string]any{"type": "object"}
+	tools := []*mcp.Tool{
+		{Name: "list_invoices", Description: "List invoices.", Annotations: ro, InputSchema: obj},
+		{Name: "delete_invoice", Description: "Delete an invoice.", InputSchema: map[string]any{"type": "object",
+			"properties": map[string]any{"invoice_id": map[string]any{"type": "string"}}, "required": []any{"invoice_id"}}},
+		{Name: "send_invoice", Description: "Send an invoice.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}, InputSchema: obj},
+	}
+	src, err := FromMCP("inv.json", "billing", "1", "", tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !src.Ops[0].Sampleable() || src.Ops[1].Sampleable() || src.Ops[2].Sampleable() {
+		t.Fatalf("sampleable: %v %v %v (only a read-only, closed-world tool without required args is)",
+			src.Ops[0].Sampleable(), src.Ops[1].Sampleable(), src.Ops[2].Sampleable())
+	}
+	answer := map[string]any{"invoices": []any{
+		map[string]any{"id": "in_1", "customer": "Ada Lovelace", "total": 1200.0, "paid": false, "due": "2026-03-01T00:00:00Z"},
+		map[string]any{"id": "in_2", "customer": "Alan Turing", "total": 99.5, "paid": true, "note": "late"},
+	}}
+	if err := src.AddSample("list_invoices", answer); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.AddSample("nope", answer); err == nil {
+		t.Error("a sample of an unknown tool is accepted")
+	}
+	d, err := Build(src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := d.World.Type("invoice")
+	if inv == nil {
+		t.Fatalf("no invoice type:\n%s", d.YAML)
+	}
+	for _, f := range []string{"customer", "total", "paid", "due", "note"} {
+		if inv.Field(f) == nil {
+			t.Errorf("invoice has no field %s", f)
+		}
+	}
+	if ft := inv.Field("total").Type.String(); ft != "float" {
+		t.Errorf("total is %s, want float (1200 and 99.5)", ft)
+	}
+	if !strings.Contains(string(d.YAML), "returned when herd called it") {
+		t.Error("the type does not say it was read from an answer")
+	}
+}

@@ -253,18 +253,22 @@ func (d *draft) collectTypes(ops []*opInfo) {
 			d.addFields(name, oi.args, fmt.Sprintf("what %s takes", oi.name))
 		case oi.readOnly && oi.op.Output != nil:
 			out := oi.op.Output
+			returns := "what %s returns"
+			if oi.op.sampled {
+				returns = "what %s returned when herd called it"
+			}
 			if out.Type == "array" && out.Items != nil && out.Items.Type == "object" {
 				name := firstNonEmpty(oi.resource, oi.object)
-				d.addFields(name, out.Items.Properties, fmt.Sprintf("what %s returns", oi.name))
+				d.addFields(name, out.Items.Properties, fmt.Sprintf(returns, oi.name))
 				continue
 			}
 			if out.Type == "object" && oi.resource != "" && len(out.Properties) > 0 && !hasRecordList(out) {
-				d.addFields(oi.resource, out.Properties, fmt.Sprintf("what %s returns", oi.name))
+				d.addFields(oi.resource, out.Properties, fmt.Sprintf(returns, oi.name))
 				continue
 			}
 			for _, p := range out.Properties {
 				if p.Schema.Type == "array" && p.Schema.Items != nil && p.Schema.Items.Type == "object" {
-					d.addFields(singularName(Name(p.Name)), p.Schema.Items.Properties, fmt.Sprintf("the %s %s returns", p.Name, oi.name))
+					d.addFields(singularName(Name(p.Name)), p.Schema.Items.Properties, "the "+p.Name+" "+fmt.Sprintf(returns, oi.name)[5:])
 				}
 			}
 		}

@@ -50,6 +50,8 @@ type Op struct {
 	PathParams []string
 	Input      *Schema // an object schema of the arguments; never nil
 	Output     *Schema // the result's schema, nil when unknown
+	// sampled: Output was read from an answer (AddSample), not declared.
+	sampled bool
 }
 
 // Hints are MCP tool annotations with the specification's defaults made

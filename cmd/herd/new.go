@@ -2,18 +2,23 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/internal/boundedio"
+	"github.com/herd-sh/herd/internal/version"
 	"github.com/herd-sh/herd/scaffold"
+	"github.com/herd-sh/herd/swarm/target"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -22,6 +27,9 @@ type newOptions struct {
 	output string // the file to write instead of NAME.yaml; "-" for standard output
 	from   string // an MCP server, saved tools/list or OpenAPI document to scaffold from
 	target toolTargetOptions
+	// callReadOnly: call the server's safe read-only tools once each and
+	// read record types from their answers.
+	callReadOnly bool
 }
 
 func newNewCmd(s *streams) *cobra.Command {
@@ -72,6 +80,7 @@ are guesses to confirm. NAME defaults to the server's name.
 	}
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write to FILE instead of NAME.yaml (- for standard output)")
 	cmd.Flags().StringVar(&opts.from, "from", "", "draft the world from an MCP server, a saved tools/list JSON file or an OpenAPI 3 document")
+	cmd.Flags().BoolVar(&opts.callReadOnly, "call-read-only", false, "with a live --from server: call each tool it marks read-only and closed-world that needs no argument, once, and read record types from the answers")
 	opts.target.addFlags(cmd)
 	return cmd
 }
@@ -131,6 +140,17 @@ func runNewFrom(ctx context.Context, s *streams, opts *newOptions, arg string) e
 	src, err := loadSource(ctx, opts.from, &opts.target)
 	if err != nil {
 		return err
+	}
+	if opts.callReadOnly {
+		called, err := sampleReadOnly(ctx, opts.from, src, &opts.target)
+		if err != nil {
+			return err
+		}
+		if len(called) > 0 {
+			fmt.Fprintf(s.err, "herd: called %s once each to read what they answer\n", strings.Join(called, ", "))
+		} else {
+			fmt.Fprintf(s.err, "herd: --call-read-only: no tool is marked read-only and closed-world (openWorldHint false) with no required argument; nothing called\n")
+		}
 	}
 	world, path := scaffold.WorldName(src.Name), ""
 	if arg != "" {
@@ -230,4 +250,89 @@ func loadSourceOrWorld(ctx context.Context, arg string, o *toolTargetOptions) (*
 		return nil, nil, usageErr(err)
 	}
 	return src, nil, nil
+}
+
+// maxSampleAnswer bounds the text of one answer read with
+// --call-read-only.
+const maxSampleAnswer = 1 << 20
+
+// sampleReadOnly calls, once each, the tools of the live server arg that
+// are safe to call (scaffold.Op.Sampleable: read-only, closed-world, no
+// required argument), with no arguments, and gives src what each answered
+// (its structured content, or its first text read as JSON). A tool that
+// fails or answers something else is skipped. It returns the tools
+// called.
+func sampleReadOnly(ctx context.Context, arg string, src *scaffold.Source, o *toolTargetOptions) ([]string, error) {
+	spec, err := target.Parse(arg)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	var transport mcp.Transport
+	switch spec.Kind {
+	case target.KindHTTP:
+		if err := target.CheckHost(spec.URL, o.allowHosts); err != nil {
+			return nil, flagErr(err)
+		}
+		transport = &mcp.StreamableClientTransport{Endpoint: spec.URL.String(), HTTPClient: target.NewHTTPClient(o.targetOptions())}
+	case target.KindStdio:
+		transport = &mcp.CommandTransport{Command: exec.CommandContext(ctx, spec.Command[0], spec.Command[1:]...)}
+	default:
+		return nil, flagErr(fmt.Errorf("--call-read-only: %s is not a live server (it needs mcp+stdio:… or http://…/mcp)", arg))
+	}
+	timeout := o.callTimeout
+	if timeout <= 0 {
+		timeout = target.DefaultCallTimeout
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "herd-new", Version: version.String()}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+	cs, err := client.Connect(cctx, transport, nil)
+	if err != nil {
+		return nil, codeErr(exitUnreachable, fmt.Errorf("%s: %w", arg, err))
+	}
+	defer cs.Close()
+	var called []string
+	for i := range src.Ops {
+		op := &src.Ops[i]
+		if !op.Sampleable() {
+			continue
+		}
+		callCtx, cancelCall := context.WithTimeout(ctx, timeout)
+		res, err := cs.CallTool(callCtx, &mcp.CallToolParams{Name: op.Name, Arguments: map[string]any{}})
+		cancelCall()
+		if err != nil || res == nil || res.IsError {
+			continue
+		}
+		if answer := answerValue(res); answer != nil {
+			if err := src.AddSample(op.Name, answer); err != nil {
+				return nil, err
+			}
+			called = append(called, op.Name)
+		}
+	}
+	return called, nil
+}
+
+// answerValue is what a tool's answer holds as JSON: its structured
+// content, else its first text read as JSON, else nil.
+func answerValue(res *mcp.CallToolResult) any {
+	if res.StructuredContent != nil {
+		data, err := json.Marshal(res.StructuredContent)
+		if err == nil {
+			var v any
+			if json.Unmarshal(data, &v) == nil {
+				return v
+			}
+		}
+	}
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok && len(tc.Text) <= maxSampleAnswer {
+			var v any
+			if json.Unmarshal([]byte(tc.Text), &v) == nil {
+				return v
+			}
+			return nil
+		}
+	}
+	return nil
 }

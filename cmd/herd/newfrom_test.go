@@ -1,11 +1,17 @@
 package main
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/lint"
@@ -182,4 +188,58 @@ func serverMemoryScript() string {
 		return ""
 	}
 	return p
+}
+
+// --call-read-only calls the tools that are safe to call — read-only,
+// closed-world, no required argument — once each, and reads the record
+// types their answers list; it never calls a tool that may write.
+func TestNewFromCallsReadOnlyTools(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "billing", Version: "2.0.0"}, nil)
+	no := false
+	var deletes atomic.Int32
+	srv.AddTool(&mcp.Tool{
+		Name: "list_invoices", Description: "List the open invoices.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+		InputSchema: map[string]any{"type": "object"},
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{
+			Text: `{"invoices": [{"id": "in_1", "customer": "Ada Lovelace", "total": 1200, "status": "open"}]}`}}}, nil
+	})
+	srv.AddTool(&mcp.Tool{
+		Name: "delete_invoice", Description: "Delete an invoice.",
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"invoice_id": map[string]any{"type": "string"}}},
+	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		deletes.Add(1)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "deleted"}}}, nil
+	})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true}))
+	defer hs.Close()
+
+	code, out, errOut := runHerd(t, "new", "--from", hs.URL+"/mcp", "--call-read-only", "-o", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "called list_invoices once") || deletes.Load() != 0 {
+		t.Errorf("stderr %q, delete_invoice called %d times", errOut, deletes.Load())
+	}
+	w, err := engine.Parse("billing.yaml", []byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := w.Type("invoice")
+	if inv == nil || inv.Field("customer") == nil || inv.Field("total") == nil {
+		t.Fatalf("no invoice type with customer and total from the answer:\n%s", out)
+	}
+	// Without the flag nothing is called, and the answer's fields are unknown.
+	code, out, errOut = runHerd(t, "new", "--from", hs.URL+"/mcp", "-o", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if w, err := engine.Parse("billing.yaml", []byte(out)); err != nil || w.Type("invoice") != nil && w.Type("invoice").Field("customer") != nil {
+		t.Errorf("without --call-read-only the answer was read (err %v)", err)
+	}
+	// A saved list cannot be called.
+	if code, _, errOut := runHerd(t, "new", "--from", memoryToolsFixture, "--call-read-only", "-o", "-"); code != exitUsage || !strings.Contains(errOut, "not a live server") {
+		t.Errorf("--call-read-only on a file: exit %d %s", code, errOut)
+	}
 }
