@@ -114,4 +114,3 @@ func mergeSchemas(a, b *Schema) *Schema {
 	sort.Slice(out.Properties, func(i, j int) bool { return out.Properties[i].Name < out.Properties[j].Name })
 	return out
 }
-
