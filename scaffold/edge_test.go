@@ -157,3 +157,38 @@ func TestSampleAnswerGivesTypes(t *testing.T) {
 		t.Error("the type does not say it was read from an answer")
 	}
 }
+
+// Names that collide once in snake case, a description longer than a
+// world's strings may be, and a recursive-looking deep schema: the draft
+// still loads.
+func TestAwkwardToolLists(t *testing.T) {
+	deep := map[string]any{"type": "string"}
+	for i := 0; i < 40; i++ {
+		deep = map[string]any{"type": "object", "properties": map[string]any{"child": deep}}
+	}
+	long := strings.Repeat("Deletes a thing. ", 2000)
+	obj := func(props map[string]any) map[string]any { return map[string]any{"type": "object", "properties": props} }
+	id := map[string]any{"type": "string"}
+	tools := []*mcp.Tool{
+		{Name: "get-item", InputSchema: obj(map[string]any{"id": id})},
+		{Name: "get_item", InputSchema: obj(map[string]any{"id": id})},
+		{Name: "createItem", InputSchema: obj(map[string]any{"title": id, "nested": deep})},
+		{Name: "updateItem", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"id": id, "title": id}, "required": []any{"id"}}},
+		{Name: "delete_item", Description: long, InputSchema: map[string]any{"type": "object", "properties": map[string]any{"id": id}, "required": []any{"id"}}},
+	}
+	src, err := FromMCP("awkward.json", "awkward", "", "", tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Build(src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.World.Tool("get_item") == nil || d.World.Tool("get_item_2") == nil {
+		t.Errorf("tools %v", d.World.ToolNames())
+	}
+	texts := Texts(src)
+	if texts[1].Tool != "get_item_2" {
+		t.Errorf("descriptions name the second get_item %q, the world get_item_2", texts[1].Tool)
+	}
+}

@@ -231,6 +231,9 @@ func (d *draft) emitTool(e *emitter, t *tool) {
 	case roleDeleteBy:
 		var conds []string
 		for _, p := range t.params {
+			if t.record.field(p.name) == nil {
+				continue // not a field: says nothing of which record
+			}
 			c := fmt.Sprintf("q.%s == args.%s", p.name, p.name)
 			if !p.required {
 				c = fmt.Sprintf("(!has(args.%s) || %s)", p.name, c)

@@ -537,6 +537,9 @@ func (d *draft) buildTool(oi *opInfo) *tool {
 	}
 	t.key = d.keyFor(oi, rec)
 	t.params = d.params(oi, rec, t.key)
+	if t.key != "" && t.param(t.key) == nil {
+		t.key = "" // its param could not be carried (a list of objects)
+	}
 	switch {
 	case oi.fam == verbRead || oi.fam == verbList:
 		t.role = roleList
@@ -608,6 +611,11 @@ func (d *draft) buildTool(oi *opInfo) *tool {
 	if (t.role == roleUpdate || t.role == roleDelete || t.role == roleGet || t.role == roleFieldAdd || t.role == roleFieldClear) && t.key == "" {
 		t.role = roleCustom
 		t.notes = append(t.notes, "no param selects the record; it changes nothing here until you write its effects")
+	}
+	if p := t.param("limit"); p != nil && t.role == roleList && p.typ != "int" && rec.field("limit") == nil {
+		// herd's list tools read a param named limit as the page size.
+		p.name = "limit_value"
+		p.notes = append(p.notes, fmt.Sprintf("limit is %s in the API; herd reads a list's limit as an int page size, so it is renamed here", p.typ))
 	}
 	return t
 }
@@ -826,17 +834,51 @@ func matchFields(t *tool, rec *rtype) bool {
 // datetime field that a param writes becomes text (no param carries a
 // time), and the type's id prefix is chosen unique.
 func (d *draft) finishFields() {
+	// A field changed for one tool's key may no longer fit another
+	// tool's param: repeat until every param fits (each pass only turns
+	// fields into text or renames params, so it ends).
+	for changed := true; changed; {
+		changed = d.fitParams()
+	}
+	d.choosePrefixes()
+}
+
+// fitParams makes one pass over the tools' params, making each param
+// named like a field carry that field's type; it reports whether it
+// changed anything.
+func (d *draft) fitParams() bool {
+	changed := false
 	for _, t := range d.tools {
 		if t.record == nil {
 			continue
 		}
 		for _, p := range t.params {
-			if f := t.record.field(p.name); f != nil && f.typ == "datetime" && p.name != t.key {
+			f := t.record.field(p.name)
+			if f == nil || fits(p.typ, f.typ) {
+				continue
+			}
+			changed = true
+			switch {
+			case f.typ == "datetime":
 				f.typ, f.gen = "str", "word"
-				f.notes = append(f.notes, "a date-time in the API; text here, since a tool writes it")
+				f.notes = append(f.notes, "a date-time in the API; text here, since a tool's param carries it")
+			case p.name == t.key:
+				// The key is a string (herd's ids are); a field of its name
+				// must be one too.
+				f.typ, f.gen, f.values, f.min, f.max = "str", "word", nil, nil, nil
+				f.notes = append(f.notes, fmt.Sprintf("text here: %s's key %s is a string", t.name, p.name))
+			default:
+				p.notes = append(p.notes, fmt.Sprintf("its type (%s) differs from field %s.%s (%s); renamed", p.typ, t.record.name, f.name, f.typ))
+				p.name += "_value"
 			}
 		}
 	}
+	return changed
+}
+
+// choosePrefixes gives each type a unique id prefix, and its fields the
+// generator details that depend on their siblings.
+func (d *draft) choosePrefixes() {
 	used := map[string]bool{}
 	for _, t := range d.types {
 		prefix := t.name[:1]

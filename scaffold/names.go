@@ -36,8 +36,18 @@ func Name(s string) string {
 	if out[0] < 'a' || out[0] > 'z' {
 		out = "x_" + out
 	}
+	if celReserved[out] {
+		out += "_" // r.in would not parse in a rule
+	}
 	return out
 }
+
+// celReserved are CEL's reserved words: a field or param so named could
+// not be read in a rule.
+var celReserved = map[string]bool{"in": true, "as": true, "break": true, "const": true, "continue": true,
+	"else": true, "for": true, "function": true, "if": true, "import": true, "let": true, "loop": true,
+	"package": true, "namespace": true, "return": true, "var": true, "void": true, "while": true,
+	"true": true, "false": true, "null": true}
 
 func squeeze(s string) string {
 	for strings.Contains(s, "__") {
