@@ -167,7 +167,9 @@ func TestAwkwardToolLists(t *testing.T) {
 		deep = map[string]any{"type": "object", "properties": map[string]any{"child": deep}}
 	}
 	long := strings.Repeat("Deletes a thing. ", 2000)
-	obj := func(props map[string]any) map[string]any { return map[string]any{"type": "object", "properties": props} }
+	obj := func(props map[string]any) map[string]any {
+		return map[string]any{"type": "object", "properties": props}
+	}
 	id := map[string]any{"type": "string"}
 	tools := []*mcp.Tool{
 		{Name: "get-item", InputSchema: obj(map[string]any{"id": id})},
