@@ -23,7 +23,9 @@ func FromWorld(w *engine.World, variant string, overrides map[string]string) []T
 }
 
 func fromDescription(td engine.ToolDescription, types map[string]engine.RecordTypeDescription, overrides map[string]string) Tool {
-	a := Annotations(td.Annotations)
+	ea := td.Annotations
+	a := Annotations{ReadOnly: ea.ReadOnly, Destructive: ea.Destructive, Idempotent: ea.Idempotent, OpenWorld: ea.OpenWorld,
+		DestructiveGiven: true} // a world states every hint
 	lt := Tool{
 		Name:           td.Name,
 		Description:    td.Description,
