@@ -17,7 +17,11 @@ func FromWorld(w *engine.World, variant string, overrides map[string]string) []T
 	}
 	out := make([]Tool, 0, len(d.Tools))
 	for _, td := range d.Tools {
-		out = append(out, fromDescription(td, types, overrides))
+		lt := fromDescription(td, types, overrides)
+		if et := w.Tool(td.Name); et != nil {
+			lt.InputSchema = et.InputSchema()
+		}
+		out = append(out, lt)
 	}
 	return out
 }

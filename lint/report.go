@@ -97,6 +97,8 @@ type Report struct {
 	// Confusions are the reader model's measurements behind the
 	// disambiguation findings.
 	Confusions []Confusion `json:"confusions,omitempty"`
+	// Tokens is what the tools' definitions cost a model, when counted.
+	Tokens *TokenCost `json:"tokens,omitempty"`
 	// Notes say what the linter could not measure, and why.
 	Notes []string `json:"notes,omitempty"`
 }

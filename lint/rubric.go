@@ -16,6 +16,9 @@ type Options struct {
 	// mix up (see MeasureConfusions); nil when no model was run, e.g. for
 	// an external server's tool list without goals.
 	Confusions []Confusion
+	// Tokenizer counts what each tool's definition costs a model; nil
+	// counts nothing.
+	Tokenizer *Tokenizer
 }
 
 // toolSet is the tools being linted with what every check needs to see
@@ -254,6 +257,9 @@ func LintToolsContext(ctx context.Context, tools []Tool, opts Options) (Report, 
 		overall += avg
 	}
 	r.Score = round1(overall / float64(len(checks)))
+	if opts.Tokenizer != nil {
+		r.Tokens = opts.Tokenizer.Cost(tools)
+	}
 	return r, nil
 }
 

@@ -28,6 +28,9 @@ type Tool struct {
 	// IdempotencyKey is the param that makes a repeated call safe, "" when
 	// there is none.
 	IdempotencyKey string
+	// InputSchema is the JSON Schema of the params as a model is sent it
+	// (nil when unknown); only the token count reads it.
+	InputSchema any
 
 	// byNature caches destructiveByNature once a toolSet computed it: the
 	// checks ask it of every sibling of every tool, and reading the first
