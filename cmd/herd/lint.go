@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/lint"
+	"github.com/herd-sh/herd/report"
 	"github.com/herd-sh/herd/swarm"
 )
 
@@ -216,4 +218,27 @@ func lintInterrupted(ctx context.Context, err error) error {
 		return codeErr(code, fmt.Errorf("lint: %w", context.Cause(ctx)))
 	}
 	return err
+}
+
+// printLintSummary is the one line a run prints of its lint findings
+// (the results files hold them all; herd lint shows them).
+func printLintSummary(w io.Writer, findings []report.LintFinding) {
+	if len(findings) == 0 {
+		return
+	}
+	var c lint.Counts
+	tools := map[string]bool{}
+	for _, f := range findings {
+		tools[f.Tool] = true
+		switch f.Level {
+		case lint.LevelError:
+			c.Errors++
+		case lint.LevelWarning:
+			c.Warnings++
+		default:
+			c.Infos++
+		}
+	}
+	fmt.Fprintf(w, "\nDescription lint: %s on %s (herd lint lists them; the results files hold them)\n",
+		c, nounCount(len(tools), "tool", "tools"))
 }

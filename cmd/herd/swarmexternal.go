@@ -46,6 +46,9 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	if err != nil {
 		return codeErr(exitUnreachable, err)
 	}
+	if err := checkToolCount(reached.Spec.Raw, len(tools), o.maxTools); err != nil {
+		return err
+	}
 	seed := uint64(defaultExternalSeed)
 	if set.seed {
 		seed = o.seed
