@@ -142,7 +142,7 @@ func TestNewFromLiveServerMemory(t *testing.T) {
 	}
 	script := serverMemoryScript()
 	if script == "" {
-		t.Skip("@modelcontextprotocol/server-memory is not installed (npm install --prefix DIR @modelcontextprotocol/server-memory, and set HERD_NPM_MCP=DIR)")
+		t.Skip("@modelcontextprotocol/server-memory is not installed (npm install --prefix DIR @modelcontextprotocol/server-memory, and set " + npmServersEnv + "=DIR; .ci/run does)")
 	}
 	dir := t.TempDir()
 	live, saved := filepath.Join(dir, "live.yaml"), filepath.Join(dir, "saved.yaml")
@@ -176,10 +176,10 @@ func strip(b []byte) string {
 	return strings.Join(out, "\n")
 }
 
-// serverMemoryScript finds server-memory's entry point under
-// $HERD_NPM_MCP, the folder .ci/run installs the npm reference servers in.
+// serverMemoryScript finds server-memory's entry point under the npm
+// prefix .ci/run installs the reference servers in ($HERD_NPM_SERVERS).
 func serverMemoryScript() string {
-	d := os.Getenv("HERD_NPM_MCP")
+	d := os.Getenv(npmServersEnv)
 	if d == "" {
 		return ""
 	}

@@ -109,9 +109,15 @@ func finishRun(s *streams, res *report.Results, out outputs, thresholds []string
 		}
 	}
 	if summary {
-		if err := report.Terminal(s.out, res, report.TerminalOptions{Plain: !isTerminal(s.out)}); err != nil {
+		// The lint findings stay in the files and in herd lint: the
+		// terminal gets one line, so a world of thousands of tools does
+		// not print a table of thousands of findings after every run.
+		shown := *res
+		shown.Lint = nil
+		if err := report.Terminal(s.out, &shown, report.TerminalOptions{Plain: !isTerminal(s.out)}); err != nil {
 			return exitUsage, err
 		}
+		printLintSummary(s.out, res.Lint)
 	}
 	return report.ExitCode(res.Thresholds, strict), nil
 }

@@ -335,6 +335,7 @@ type swarmCmdOptions struct {
 	strict     bool
 	progress   string
 	otlp       string
+	maxTools   int // a world or server with more tools is refused
 }
 
 func newSwarmCmd(s *streams) *cobra.Command {
@@ -378,6 +379,7 @@ hosts are contacted unless --allow-host names another.`,
 	f.StringVar(&o.out.badge, "badge", "", "write a shields.io endpoint badge JSON to this file")
 	f.StringArrayVar(&o.thresholds, "threshold", nil, "readiness threshold, e.g. 'harmful<5%' or 'hide_contact:destroyed_data<1%' (repeatable)")
 	f.BoolVar(&o.strict, "strict", false, "an INCONCLUSIVE threshold fails the run too")
+	f.IntVar(&o.maxTools, "max-tools", defaultMaxTools, "refuse a world or server with more tools than this")
 	f.BoolVarP(&o.out.quiet, "quiet", "q", false, "print no summary, progress or run lines, only warnings and errors (the files and the exit code are the result)")
 	f.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, a line a second otherwise), always (a line a second), never")
 	f.StringVar(&o.otlp, "otlp", "", "export a span per episode and per tool call to this OTLP HTTP collector, e.g. http://127.0.0.1:4318 (tracing slows the run)")
@@ -438,6 +440,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	}
 	cfg, err := o.config(rs)
 	if err != nil {
+		return err
+	}
+	if err := checkToolCount("world "+cfg.World.Name, len(cfg.World.Tools), o.maxTools); err != nil {
 		return err
 	}
 	cfg.Load = load
@@ -568,6 +573,9 @@ func commandLine(o *swarmCmdOptions, rs runSettings, seed uint64) string {
 		commonFlags(rs.agents, seed, o.goals, o.mix, o.personas, cmp.Or(rs.Faults, engine.NoFaults), o.descriptions)...)
 	if len(rs.Variants) > 0 {
 		parts = append(parts, "--variant", strings.Join(rs.Variants, ","))
+	}
+	if o.maxTools != defaultMaxTools {
+		parts = append(parts, "--max-tools", strconv.Itoa(o.maxTools))
 	}
 	t := &o.transport
 	if t.worldFile != "" {

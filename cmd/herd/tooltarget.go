@@ -132,8 +132,8 @@ func loadToolList(ctx context.Context, arg string, o *toolTargetOptions) (*toolL
 	if err != nil {
 		return nil, usageErr(err)
 	}
-	if len(w.Tools) > limit {
-		return nil, usageErrf("world %s has %d tools, more than the limit of %d (raise it with --max-tools)", w.Name, len(w.Tools), limit)
+	if err := checkToolCount("world "+w.Name, len(w.Tools), limit); err != nil {
+		return nil, err
 	}
 	return &toolList{Source: arg, Kind: toolsFromWorld, World: w,
 		Server: &mcp.Implementation{Name: w.Name, Version: fmt.Sprint(w.Version)},
@@ -237,6 +237,18 @@ func checkToolNames(source string, tools []*mcp.Tool) error {
 			return fmt.Errorf("%s: tool %q is listed twice", source, t.Name)
 		}
 		seen[t.Name] = true
+	}
+	return nil
+}
+
+// checkToolCount refuses a world or server with more tools than limit
+// (0: defaultMaxTools), naming the cap and the flag that raises it.
+func checkToolCount(what string, n, limit int) error {
+	if limit <= 0 {
+		limit = defaultMaxTools
+	}
+	if n > limit {
+		return usageErrf("%s has %d tools, more than the limit of %d (raise it with --max-tools)", what, n, limit)
 	}
 	return nil
 }
