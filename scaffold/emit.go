@@ -208,9 +208,8 @@ func (d *draft) emitTool(e *emitter, t *tool) {
 	} else {
 		e.line(2, "params: {}")
 	}
-	if len(t.search) > 0 {
-		sp := strings.SplitN(t.search[0], ":", 2)
-		e.line(2, "search: {param: %s, fields: [%s]}", sp[0], strings.ReplaceAll(sp[1], ",", ", "))
+	if t.searchParam != "" {
+		e.line(2, "search: {param: %s, fields: [%s]}", t.searchParam, strings.Join(t.searchFields, ", "))
 	}
 	switch t.role {
 	case roleFieldAdd:

@@ -106,8 +106,11 @@ type tool struct {
 	params []*param
 	field  *field // roleFieldAdd/roleFieldClear: the field written
 	value  *param // roleFieldAdd: the param whose value is written
-	search []string
-	notes  []string
+	// searchParam is a list tool's free-text param, searched over
+	// searchFields ("" for none).
+	searchParam  string
+	searchFields []string
+	notes        []string
 	// destroys: the tool erases data, as the server says (destructiveHint)
 	// or as its kind does.
 	destroys bool
@@ -253,22 +256,25 @@ func (d *draft) collectTypes(ops []*opInfo) {
 			d.addFields(name, oi.args, fmt.Sprintf("what %s takes", oi.name))
 		case oi.readOnly && oi.op.Output != nil:
 			out := oi.op.Output
-			returns := "what %s returns"
+			// what returns: "create_entities returns" or, for an answer
+			// herd asked for, "… returned when herd called it".
+			verb := "returns"
 			if oi.op.sampled {
-				returns = "what %s returned when herd called it"
+				verb = "returned when herd called it"
 			}
+			returns := func(of string) string { return fmt.Sprintf("%s %s %s", of, oi.name, verb) }
 			if out.Type == "array" && out.Items != nil && out.Items.Type == "object" {
 				name := firstNonEmpty(oi.resource, oi.object)
-				d.addFields(name, out.Items.Properties, fmt.Sprintf(returns, oi.name))
+				d.addFields(name, out.Items.Properties, returns("what"))
 				continue
 			}
 			if out.Type == "object" && oi.resource != "" && len(out.Properties) > 0 && !hasRecordList(out) {
-				d.addFields(oi.resource, out.Properties, fmt.Sprintf(returns, oi.name))
+				d.addFields(oi.resource, out.Properties, returns("what"))
 				continue
 			}
 			for _, p := range out.Properties {
 				if p.Schema.Type == "array" && p.Schema.Items != nil && p.Schema.Items.Type == "object" {
-					d.addFields(singularName(Name(p.Name)), p.Schema.Items.Properties, "the "+p.Name+" "+fmt.Sprintf(returns, oi.name)[5:])
+					d.addFields(singularName(Name(p.Name)), p.Schema.Items.Properties, returns("the "+p.Name))
 				}
 			}
 		}
@@ -557,11 +563,11 @@ func (d *draft) buildTool(oi *opInfo) *tool {
 				if p.typ == "str" && rec.field(p.name) == nil && (p.name == "query" || p.name == "q" || p.name == "search" || p.name == "text") {
 					for _, f := range rec.fields {
 						if f.typ == "str" {
-							t.search = append(t.search, f.name)
+							t.searchFields = append(t.searchFields, f.name)
 						}
 					}
-					if len(t.search) > 0 {
-						t.search = []string{p.name + ":" + strings.Join(t.search, ",")}
+					if len(t.searchFields) > 0 {
+						t.searchParam = p.name
 						t.notes = append(t.notes, fmt.Sprintf("%s is taken as a text search over every text field; check which fields the server searches", p.name))
 					}
 					break
