@@ -80,7 +80,7 @@ func Build(src *Source, opts Options) (*Draft, error) {
 	for _, g := range d.goals {
 		cs := measured[g.name]
 		for _, c := range cs {
-			note := fmt.Sprintf("the linter measured that an agent reading first sentences (%s) picks %s with p=%.2f against %s's p=%.2f",
+			note := fmt.Sprintf("the linter measured that a %s agent picks %s first with p=%.2f, against %s's p=%.2f",
 				c.Persona, c.Tool, c.PTool, c.Meant, c.PMeant)
 			if c.Meant != g.meant.name {
 				note += fmt.Sprintf("; it takes %s for the tool that reaches this goal", c.Meant)
