@@ -1,10 +1,14 @@
 package scaffold
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.yaml.in/yaml/v3"
 )
 
 func TestName(t *testing.T) {
@@ -192,5 +196,39 @@ func TestAwkwardToolLists(t *testing.T) {
 	texts := Texts(src)
 	if texts[1].Tool != "get_item_2" {
 		t.Errorf("descriptions name the second get_item %q, the world get_item_2", texts[1].Tool)
+	}
+}
+
+// An OpenAPI document in JSON drafts the same world as in YAML.
+func TestOpenAPIAsJSON(t *testing.T) {
+	data, err := os.ReadFile("testdata/petstore.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !IsOpenAPI(js) {
+		t.Fatal("a JSON OpenAPI document is not recognised")
+	}
+	fromJSON, err := FromOpenAPI("petstore.yaml", js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Build(fromJSON, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(petstoreSource(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.YAML, b.YAML) {
+		t.Errorf("JSON and YAML drafts differ:\n%s", firstDiff(a.YAML, b.YAML))
 	}
 }
