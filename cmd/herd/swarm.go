@@ -481,6 +481,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		return codeErr(exitUnreachable, runErr)
 	}
 	res.Lint = lintFindings(cfg)
+	res.LintTokens = worldLintTokens(cfg)
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
 		printStats(o.chatter(s), plan.LoadStats(), res, cfg.Load.Pacer != nil)
