@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -99,5 +102,17 @@ func TestToolCapOnAnExternalServer(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, "lists more than 2 tools, the limit (raise it with --max-tools)") {
 			t.Errorf("%s: exit %d: %s", cmd, code, errOut)
 		}
+	}
+}
+
+// A signal stops a lint between two tools, with the signal's exit code.
+func TestLintStopsOnInterrupt(t *testing.T) {
+	world := manyToolsWorld(t, 30)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(interrupted{sig: syscall.SIGINT})
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"lint", world}, strings.NewReader(""), &out, &errb)
+	if code != 130 || !strings.Contains(errb.String(), "interrupted") || out.Len() != 0 {
+		t.Errorf("exit %d, stderr %q, %d bytes printed; want 130 and nothing printed", code, errb.String(), out.Len())
 	}
 }
