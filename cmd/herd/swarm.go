@@ -575,7 +575,7 @@ func commandLine(o *swarmCmdOptions, rs runSettings, seed uint64) string {
 	if len(rs.Variants) > 0 {
 		parts = append(parts, "--variant", strings.Join(rs.Variants, ","))
 	}
-	if o.maxTools != defaultMaxTools {
+	if o.maxTools > 0 && o.maxTools != defaultMaxTools { // 0: the default, as checkToolCount reads it
 		parts = append(parts, "--max-tools", strconv.Itoa(o.maxTools))
 	}
 	t := &o.transport
