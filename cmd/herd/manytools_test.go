@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/herd-sh/herd/report"
 )
 
 // manyToolsWorld writes a world of n near-identical get tools (and an
@@ -80,9 +83,17 @@ func TestToolCapAndManyTools(t *testing.T) {
 	if !strings.Contains(out, "and 56 more tools read the same or nearly the same") || !strings.Contains(out, "(get_note_0, get_note_1, get_note_2 and 56 more)") {
 		t.Errorf("look-alikes are not summarized:\n%.3000s", out)
 	}
-	code, out, errOut = runHerd(t, "swarm", world, "--max-tools", "100", "--agents", "40", "--progress", "never")
+	js := filepath.Join(t.TempDir(), "run.json")
+	code, out, errOut = runHerd(t, "swarm", world, "--max-tools", "100", "--agents", "40", "--progress", "never", "--json", js)
 	if code != exitOK {
 		t.Fatalf("swarm: exit %d: %s", code, errOut)
+	}
+	res, err := report.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Run.Command, "--max-tools 100") {
+		t.Errorf("the reproducing command drops the raised cap: %q", res.Run.Command)
 	}
 	if !strings.Contains(out, "Description lint: ") || strings.Contains(out, "nearly the same") {
 		t.Errorf("the swarm prints its lint findings, not one line:\n%s", out)
