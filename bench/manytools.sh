@@ -62,17 +62,19 @@ goals:
 YAML
 } >"$world"
 printf "world: %d tools, %d bytes\n" "$((n + 2))" "$(wc -c <"$world")"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (on a shared machine wall seconds grow with it)"
 
 measure() {
   local name="$1"
   shift
   local code=0
   /usr/bin/time -v -o "$out/time.txt" "$@" >"$out/stdout.txt" 2>"$out/stderr.txt" || code=$?
-  local wall secs rss
+  local wall secs cpu rss
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$out/time.txt")
   secs=$(echo "$wall" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
+  cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {print s}' "$out/time.txt")
   rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out/time.txt")
-  printf "%-22s exit %d  %8.2f s  %8.1f MB peak RSS  %10d bytes printed\n" "$name" "$code" "$secs" "$(echo "$rss / 1024" | bc -l)" "$(($(wc -c <"$out/stdout.txt") + $(wc -c <"$out/stderr.txt")))"
+  printf "%-22s exit %d  %7.2f s wall  %7.2f s CPU  %8.1f MB peak RSS  %10d bytes printed\n" "$name" "$code" "$secs" "$cpu" "$(echo "$rss / 1024" | bc -l)" "$(($(wc -c <"$out/stdout.txt") + $(wc -c <"$out/stderr.txt")))"
 }
 max=$((n + 10))
 measure "lint (default cap)" "$out/herd" lint "$world"

@@ -17,6 +17,7 @@ const maxTwinsNamed = 3
 // twin is another tool whose description reads like this one's.
 type twin struct {
 	u    *Tool
+	at   int     // u's position in the tool set
 	j    float64 // Jaccard index of the content stems
 	same bool    // the same words altogether
 }
@@ -131,10 +132,10 @@ func (ts *toolSet) twins(t *Tool) (closest []twin, more int) {
 	}
 	var top [maxTwinsNamed]twin
 	n, total := 0, 0
-	offer := func(tw twin, at int) {
+	offer := func(tw twin) {
 		total++
 		k := n
-		for k > 0 && closer(tw, at, top[k-1], ts.index[top[k-1].u]) {
+		for k > 0 && closer(tw, top[k-1]) {
 			k--
 		}
 		if k == maxTwinsNamed {
@@ -148,7 +149,7 @@ func (ts *toolSet) twins(t *Tool) (closest []twin, more int) {
 	}
 	for _, j := range ts.sameText[ts.norm[i]] {
 		if j != i && len(ts.stems[j]) > 0 {
-			offer(twin{u: &ts.tools[j], j: 1, same: true}, j)
+			offer(twin{u: &ts.tools[j], at: j, j: 1, same: true})
 		}
 	}
 	// seen[j] == stamp: tool j was looked at for this tool already.
@@ -170,7 +171,7 @@ func (ts *toolSet) twins(t *Tool) (closest []twin, more int) {
 				continue
 			}
 			if jac := sortedJaccard(mine, theirs); jac >= nearIdentical {
-				offer(twin{u: &ts.tools[j], j: jac}, int(j))
+				offer(twin{u: &ts.tools[j], at: int(j), j: jac})
 			}
 		}
 	}
@@ -179,14 +180,14 @@ func (ts *toolSet) twins(t *Tool) (closest []twin, more int) {
 
 // closer orders twins: the same text first, then the higher index, then
 // the earlier tool.
-func closer(a twin, ai int, b twin, bi int) bool {
+func closer(a, b twin) bool {
 	if a.same != b.same {
 		return a.same
 	}
 	if a.j != b.j {
 		return a.j > b.j
 	}
-	return ai < bi
+	return a.at < b.at
 }
 
 // prefixLength is how many of a set's rarest stems must include one that

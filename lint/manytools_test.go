@@ -52,8 +52,9 @@ func TestManyLookAlikeToolsAreSummarized(t *testing.T) {
 }
 
 // BenchmarkLintManyLookAlikes lints 4,000 near-identical tools (310 s
-// before each tool's words were read once; about 9 s on a shared 2-core
-// machine after): go test -run '^$' -bench ManyLookAlikes -benchtime 1x ./lint
+// before each tool's words were read once; about 9 s after that; under a
+// second of CPU since tools are grouped once and near-duplicates found
+// through their rarest stems): go test -run '^$' -bench ManyLookAlikes -benchtime 1x ./lint
 func BenchmarkLintManyLookAlikes(b *testing.B) {
 	tools := manyLookAlikes(4000)
 	b.ReportAllocs()
@@ -89,16 +90,16 @@ func TestTwinsMatchEveryPairCompared(t *testing.T) {
 				continue
 			}
 			if ts.norm[i] == ts.norm[j] {
-				want = append(want, twin{u: &ts.tools[j], j: 1, same: true})
+				want = append(want, twin{u: &ts.tools[j], at: j, j: 1, same: true})
 			} else if jac := sortedJaccard(a, b); jac >= nearIdentical {
-				want = append(want, twin{u: &ts.tools[j], j: jac})
+				want = append(want, twin{u: &ts.tools[j], at: j, j: jac})
 			}
 		}
 		slices.SortStableFunc(want, func(x, y twin) int {
 			switch {
-			case closer(x, ts.index[x.u], y, ts.index[y.u]):
+			case closer(x, y):
 				return -1
-			case closer(y, ts.index[y.u], x, ts.index[x.u]):
+			case closer(y, x):
 				return 1
 			}
 			return 0

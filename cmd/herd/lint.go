@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/herd-sh/herd/engine"
@@ -221,14 +222,15 @@ func lintInterrupted(ctx context.Context, err error) error {
 }
 
 // printLintSummary is the one line a run prints of its lint findings
-// (the results files hold them all; herd lint shows them).
-func printLintSummary(w io.Writer, findings []report.LintFinding) {
-	if len(findings) == 0 {
+// and token counts (the results files hold them all; herd lint shows
+// them).
+func printLintSummary(w io.Writer, res *report.Results) {
+	if len(res.Lint) == 0 && len(res.LintTokens) == 0 {
 		return
 	}
 	var c lint.Counts
 	tools := map[string]bool{}
-	for _, f := range findings {
+	for _, f := range res.Lint {
 		tools[f.Tool] = true
 		switch f.Level {
 		case lint.LevelError:
@@ -239,6 +241,49 @@ func printLintSummary(w io.Writer, findings []report.LintFinding) {
 			c.Infos++
 		}
 	}
-	fmt.Fprintf(w, "\nDescription lint: %s on %s (herd lint lists them; the results files hold them)\n",
-		c, nounCount(len(tools), "tool", "tools"))
+	line := fmt.Sprintf("Description lint: %s on %s", c, nounCount(len(tools), "tool", "tools"))
+	if len(res.LintTokens) > 0 {
+		var parts []string
+		for _, lt := range res.LintTokens {
+			p := report.Thousands(lt.Total)
+			if len(res.LintTokens) > 1 {
+				p = lt.Variant + " " + p
+			}
+			parts = append(parts, p)
+		}
+		line += fmt.Sprintf("; tool definitions %s tokens (%s)", strings.Join(parts, ", "), res.LintTokens[0].Encoding)
+	}
+	fmt.Fprintf(w, "\n%s (herd lint lists them; the results files hold them)\n", line)
+}
+
+// worldLintTokens counts, per variant of a run, what the world's tool
+// definitions cost a model, for the results document's lint_tokens.
+func worldLintTokens(cfg swarm.Config) []report.LintTokens {
+	tok, err := lint.NewTokenizer(lint.DefaultEncoding)
+	if err != nil {
+		return nil // the vocabularies are embedded: this does not happen
+	}
+	var out []report.LintTokens
+	for _, v := range cfg.Variants {
+		out = append(out, resultsTokens(v, tok.Cost(lint.FromWorld(cfg.World, v, cfg.Descriptions[v]))))
+	}
+	return out
+}
+
+// serverLintTokens is what an external server's tool definitions cost.
+func serverLintTokens(tools []*mcp.Tool) []report.LintTokens {
+	tok, err := lint.NewTokenizer(lint.DefaultEncoding)
+	if err != nil {
+		return nil
+	}
+	return []report.LintTokens{resultsTokens(swarm.ExternalVariant, tok.Cost(lintTools(tools)))}
+}
+
+// resultsTokens is a token cost as the results document holds it.
+func resultsTokens(variant string, c *lint.TokenCost) report.LintTokens {
+	lt := report.LintTokens{Variant: variant, Encoding: c.Encoding, Total: int64(c.Total)}
+	for _, t := range c.Tools {
+		lt.Tools = append(lt.Tools, report.LintToolTokens{Tool: t.Tool, Tokens: int64(t.Tokens)})
+	}
+	return lt
 }

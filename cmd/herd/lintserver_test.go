@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/lint"
+	"github.com/herd-sh/herd/report"
 )
 
 // Saved tools/list answers of two npm reference servers
@@ -192,5 +194,31 @@ func TestInspectSavedToolList(t *testing.T) {
 	_, doc, _ := lintJSON(t, saved)
 	if doc.Reports[0].Tokens.Total != 904 || len(doc.Reports[0].Tools) != 9 {
 		t.Errorf("read back: %+v", doc.Reports[0].Tokens)
+	}
+}
+
+// A run's results hold the same token counts herd lint prints, and its
+// terminal summary names them in one line.
+func TestSwarmResultsHoldLintTokens(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.json")
+	code, out, errOut := runHerd(t, "swarm", "mock:crm", "--agents", "20", "--progress", "never", "--json", path)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	res, err := report.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, doc, _ := lintJSON(t, "mock:crm", "--variant", "clear")
+	want := doc.Reports[0].Tokens
+	if len(res.LintTokens) != 1 {
+		t.Fatalf("lint_tokens: %+v", res.LintTokens)
+	}
+	lt := res.LintTokens[0]
+	if lt.Variant != "clear" || lt.Encoding != lint.EncodingO200k || lt.Total != int64(want.Total) || len(lt.Tools) != len(want.Tools) {
+		t.Errorf("lint_tokens %+v, herd lint counts %d", lt, want.Total)
+	}
+	if !strings.Contains(out, fmt.Sprintf("tool definitions %d tokens (o200k_base)", want.Total)) {
+		t.Errorf("the summary line does not name the count:\n%s", out)
 	}
 }

@@ -1,9 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/herd-sh/herd/report"
 )
 
 // manyToolsWorld writes a world of n near-identical get tools (and an
@@ -77,9 +83,17 @@ func TestToolCapAndManyTools(t *testing.T) {
 	if !strings.Contains(out, "and 56 more tools read the same or nearly the same") || !strings.Contains(out, "(get_note_0, get_note_1, get_note_2 and 56 more)") {
 		t.Errorf("look-alikes are not summarized:\n%.3000s", out)
 	}
-	code, out, errOut = runHerd(t, "swarm", world, "--max-tools", "100", "--agents", "40", "--progress", "never")
+	js := filepath.Join(t.TempDir(), "run.json")
+	code, out, errOut = runHerd(t, "swarm", world, "--max-tools", "100", "--agents", "40", "--progress", "never", "--json", js)
 	if code != exitOK {
 		t.Fatalf("swarm: exit %d: %s", code, errOut)
+	}
+	res, err := report.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Run.Command, "--max-tools 100") {
+		t.Errorf("the reproducing command drops the raised cap: %q", res.Run.Command)
 	}
 	if !strings.Contains(out, "Description lint: ") || strings.Contains(out, "nearly the same") {
 		t.Errorf("the swarm prints its lint findings, not one line:\n%s", out)
@@ -99,5 +113,17 @@ func TestToolCapOnAnExternalServer(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, "lists more than 2 tools, the limit (raise it with --max-tools)") {
 			t.Errorf("%s: exit %d: %s", cmd, code, errOut)
 		}
+	}
+}
+
+// A signal stops a lint between two tools, with the signal's exit code.
+func TestLintStopsOnInterrupt(t *testing.T) {
+	world := manyToolsWorld(t, 30)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(interrupted{sig: syscall.SIGINT})
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"lint", world}, strings.NewReader(""), &out, &errb)
+	if code != 130 || !strings.Contains(errb.String(), "interrupted") || out.Len() != 0 {
+		t.Errorf("exit %d, stderr %q, %d bytes printed; want 130 and nothing printed", code, errb.String(), out.Len())
 	}
 }

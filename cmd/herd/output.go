@@ -117,7 +117,7 @@ func finishRun(s *streams, res *report.Results, out outputs, thresholds []string
 		if err := report.Terminal(s.out, &shown, report.TerminalOptions{Plain: !isTerminal(s.out)}); err != nil {
 			return exitUsage, err
 		}
-		printLintSummary(s.out, res.Lint)
+		printLintSummary(s.out, res)
 	}
 	return report.ExitCode(res.Thresholds, strict), nil
 }

@@ -481,6 +481,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		return codeErr(exitUnreachable, runErr)
 	}
 	res.Lint = lintFindings(cfg)
+	res.LintTokens = worldLintTokens(cfg)
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
 		printStats(o.chatter(s), plan.LoadStats(), res, cfg.Load.Pacer != nil)
@@ -574,7 +575,7 @@ func commandLine(o *swarmCmdOptions, rs runSettings, seed uint64) string {
 	if len(rs.Variants) > 0 {
 		parts = append(parts, "--variant", strings.Join(rs.Variants, ","))
 	}
-	if o.maxTools != defaultMaxTools {
+	if o.maxTools > 0 && o.maxTools != defaultMaxTools { // 0: the default, as checkToolCount reads it
 		parts = append(parts, "--max-tools", strconv.Itoa(o.maxTools))
 	}
 	t := &o.transport

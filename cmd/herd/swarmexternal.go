@@ -84,6 +84,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	res := run.Results
 	lr := lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant})
 	res.Lint = lintResults(lr)
+	res.LintTokens = serverLintTokens(tools)
 	printStats(o.chatter(s), run.Stats, res, load.Pacer != nil)
 	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 	if err != nil {
