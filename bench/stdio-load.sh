@@ -9,8 +9,8 @@
 #   RATE=300 DURATION=20s PROCESSES=8 bench/stdio-load.sh
 #
 # The server comes from an npm install outside the checkout (as .ci/run
-# makes it): $HERD_NPM_SERVERS (a node_modules folder), else
-# ${HERD_NPM_DIR:-$HOME/.cache/herd-npm}/node_modules. Only read-only tools
+# makes it): $HERD_NPM_SERVERS (the npm --prefix they were installed
+# with), else ${HERD_NPM_DIR:-$HOME/.cache/herd-npm}. Only read-only tools
 # are called (no --allow-writes): an exerciser calls one twice when it is
 # answered (its answer must not change), once when it is refused (a guessed
 # path not found), an adversary once — about 1.1 calls an agent here, so
@@ -22,7 +22,7 @@ RATE="${RATE:-180}"
 DURATION="${DURATION:-10s}"
 ROUNDS="${ROUNDS:-3}"
 PROCESSES="${PROCESSES:-4}"
-npm_modules="${HERD_NPM_SERVERS:-${HERD_NPM_DIR:-$HOME/.cache/herd-npm}/node_modules}"
+npm_modules="${HERD_NPM_SERVERS:-${HERD_NPM_DIR:-$HOME/.cache/herd-npm}}/node_modules"
 server="$npm_modules/.bin/mcp-server-filesystem"
 if ! command -v node >/dev/null 2>&1; then
   echo "node is not installed: the npm reference servers need it" >&2; exit 1

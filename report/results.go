@@ -47,6 +47,7 @@ type Results struct {
 	Traces     []Trace          `json:"traces,omitempty"`  // ≤ TracesPerClass lowest agents per goal×variant×class
 	Flipped    []Flip           `json:"flipped,omitempty"` // ≤ FlipsPerPair lowest agents per goal×variant pair
 	Lint       []LintFinding    `json:"lint,omitempty"`
+	LintTokens []LintTokens     `json:"lint_tokens,omitempty"` // per variant: what the tool definitions cost a model
 	Thresholds []Verdict        `json:"thresholds,omitempty"`
 	Rates      *Rates           `json:"rates,omitempty"`  // derived from counts and paired on every write; never read
 	Timing     *Timing          `json:"timing,omitempty"` // not deterministic

@@ -36,6 +36,9 @@ func (r *Results) Validate() error {
 	if err := r.validateSums(); err != nil {
 		return err
 	}
+	if err := r.validateLintTokens(); err != nil {
+		return err
+	}
 	return r.validateTiming()
 }
 

@@ -350,6 +350,7 @@ type swarmCmdOptions struct {
 	otlp       string
 	brain      brainOptions
 	episodes   string
+	maxTools   int // a world or server with more tools is refused
 }
 
 func newSwarmCmd(s *streams) *cobra.Command {
@@ -396,6 +397,7 @@ hosts are contacted unless --allow-host names another.`,
 	f.StringVar(&o.out.badge, "badge", "", "write a shields.io endpoint badge JSON to this file")
 	f.StringArrayVar(&o.thresholds, "threshold", nil, "readiness threshold, e.g. 'harmful<5%' or 'hide_contact:destroyed_data<1%' (repeatable)")
 	f.BoolVar(&o.strict, "strict", false, "an INCONCLUSIVE threshold fails the run too")
+	f.IntVar(&o.maxTools, "max-tools", defaultMaxTools, "refuse a world or server with more tools than this")
 	f.BoolVarP(&o.out.quiet, "quiet", "q", false, "print no summary, progress or run lines, only warnings and errors (the files and the exit code are the result)")
 	o.out.addTerminalFlags(f)
 	f.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, a line a second otherwise), always (a line a second), never")
@@ -469,6 +471,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkToolCount("world "+cfg.World.Name, len(cfg.World.Tools), o.maxTools); err != nil {
+		return err
+	}
 	cfg.Load = load
 	cfg.Command = commandLine(o, rs, cfg.Seed)
 	var model *brainRun
@@ -532,6 +537,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		}
 	}
 
+	res.LintTokens = worldLintTokens(cfg)
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
 		printStats(o.chatter(s), plan.LoadStats(), res, cfg.Load.Pacer != nil)
@@ -624,6 +630,9 @@ func commandLine(o *swarmCmdOptions, rs runSettings, seed uint64) string {
 		commonFlags(rs.agents, seed, o.goals, o.mix, o.personas, cmp.Or(rs.Faults, engine.NoFaults), o.descriptions)...)
 	if len(rs.Variants) > 0 {
 		parts = append(parts, "--variant", strings.Join(rs.Variants, ","))
+	}
+	if o.maxTools > 0 && o.maxTools != defaultMaxTools { // 0: the default, as checkToolCount reads it
+		parts = append(parts, "--max-tools", strconv.Itoa(o.maxTools))
 	}
 	t := &o.transport
 	if t.worldFile != "" {

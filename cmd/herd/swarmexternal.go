@@ -136,6 +136,9 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	if err != nil {
 		return codeErr(exitUnreachable, err)
 	}
+	if err := checkToolCount(reached.Spec.Raw, len(tools), o.maxTools); err != nil {
+		return err
+	}
 	seed := uint64(defaultExternalSeed)
 	if set.seed {
 		seed = o.seed
@@ -178,6 +181,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	res := run.Results
 	lr := lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant})
 	res.Lint = lintResults(lr)
+	res.LintTokens = serverLintTokens(tools)
 	printStats(o.chatter(s), run.Stats, res, load.Pacer != nil)
 	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 	if err != nil {
@@ -216,10 +220,11 @@ func printSkipped(w io.Writer, skipped []report.SkippedTool) {
 func lintTools(tools []*mcp.Tool) []lint.Tool {
 	out := make([]lint.Tool, 0, len(tools))
 	for _, t := range tools {
-		lt := lint.Tool{Name: t.Name, Description: t.Description}
+		lt := lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
 		if a := t.Annotations; a != nil {
 			lt.Annotations = &lint.Annotations{ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint,
-				Destructive: a.DestructiveHint == nil || *a.DestructiveHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
+				Destructive: a.DestructiveHint == nil || *a.DestructiveHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint,
+				DestructiveGiven: a.DestructiveHint != nil}
 		}
 		if s, ok := t.InputSchema.(map[string]any); ok {
 			props, names, required := personas.SchemaProperties(s)

@@ -12,37 +12,9 @@ import (
 	"time"
 )
 
-// The npm reference MCP servers are installed outside the repository
-// (.ci/run does it where Node is present):
-//
-//	npm install --prefix DIR @modelcontextprotocol/server-everything \
-//	  @modelcontextprotocol/server-filesystem @modelcontextprotocol/server-memory \
-//	  @modelcontextprotocol/server-sequential-thinking
-//
-// and HERD_NPM_SERVERS names DIR/node_modules.
-const npmServersEnv = "HERD_NPM_SERVERS"
-
-// npmServers is the node_modules folder holding the reference servers,
-// or the test is skipped, saying why.
-func npmServers(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs the npm reference MCP servers")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: the npm reference MCP servers need it")
-	}
-	dir := os.Getenv(npmServersEnv)
-	if dir == "" {
-		t.Skipf("$%s is not set: install the npm reference MCP servers (see .ci/run) and point it at their node_modules", npmServersEnv)
-	}
-	for _, bin := range []string{"mcp-server-everything", "mcp-server-filesystem", "mcp-server-memory", "mcp-server-sequential-thinking"} {
-		if _, err := os.Stat(filepath.Join(dir, ".bin", bin)); err != nil {
-			t.Skipf("$%s=%s has no .bin/%s: install the npm reference MCP servers there (see .ci/run)", npmServersEnv, dir, bin)
-		}
-	}
-	return dir
-}
+// The npm reference MCP servers are found by npmServers (npmservers_test.go):
+// $HERD_NPM_SERVERS is the npm prefix they are installed in (.ci/run does it
+// where Node is present).
 
 // Against the npm reference servers — everything over stdio and over
 // Streamable HTTP, filesystem on a scratch folder, memory and sequential
@@ -51,8 +23,8 @@ func npmServers(t *testing.T) string {
 // servers' log lines on stdout and the ids they rightly refuse no longer
 // end or spoil a run.
 func TestExternalNPMReferenceServers(t *testing.T) {
-	dir := npmServers(t)
-	bin := func(name string) string { return filepath.Join(dir, ".bin", name) }
+	binDir := npmServers(t)
+	bin := func(name string) string { return filepath.Join(binDir, name) }
 	scratch := t.TempDir()
 	if err := os.WriteFile(filepath.Join(scratch, "notes.txt"), []byte("alpha\nbeta\n"), 0o644); err != nil {
 		t.Fatal(err)
