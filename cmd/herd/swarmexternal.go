@@ -70,6 +70,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 		reached.Spec.Raw, server.Name, server.Version, len(tools), readOnly, agents, seed)
 	prog := newProgress(s.err, o.progressMode(), agents, o.progressLoad())
 	cfg.Progress, cfg.ProgressEvery = prog.update, prog.every
+	defer swarm.Running(ctx)() // as in runSwarm: from here an interrupt still writes the results
 	run, err := swarm.RunExternal(ctx, cfg)
 	prog.finish()
 	if err != nil {
@@ -79,8 +80,9 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 		fmt.Fprintf(s.err, "herd: not called (they may write; --allow-writes calls them): %s\n", strings.Join(run.Skipped, ", "))
 	}
 	res := run.Results
-	lr := lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant})
-	res.Lint = lintResults(lr)
+	res.Lint = unlessInterrupted(ctx, s, func() []report.LintFinding {
+		return lintResults(lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant}))
+	})
 	printStats(o.chatter(s), run.Stats, res, load.Pacer != nil)
 	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 	if err != nil {
@@ -89,7 +91,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	if run.Unusable != "" {
 		return codeErr(exitUnreachable, fmt.Errorf("%s is unusable: %s", reached.Spec.Raw, run.Unusable))
 	}
-	return exitFor(interruptedCode(ctx, res.Partial, code))
+	return exitFor(interruptedCode(ctx, code))
 }
 
 // lintTools describes discovered tools to the description linter: the
