@@ -18,7 +18,7 @@ import (
 // and every renderer, a diff against itself and a merge of it as two shards
 // take it without panicking or failing. What it writes as JSON reads back.
 //
-//	go test -fuzz=FuzzResults -fuzzminimizetime=1s ./report
+//	go test -run '^$' -fuzz=FuzzResults -fuzzminimizetime=1s ./report
 //
 // (-fuzzminimizetime: the default minimizes each new input for 60 s, which
 // leaves a short run almost no time to fuzz.)

@@ -41,7 +41,7 @@ func shippedWorlds(tb testing.TB) []shippedWorld {
 // a fresh session answers the same; the session still snapshots, restores
 // to the same state, and checks its invariants without an error.
 //
-//	go test -fuzz=FuzzToolArgs -fuzzminimizetime=1s ./worlds
+//	go test -run '^$' -fuzz=FuzzToolArgs -fuzzminimizetime=1s ./worlds
 func FuzzToolArgs(f *testing.F) {
 	ws := shippedWorlds(f)
 	for wi, sw := range ws {
