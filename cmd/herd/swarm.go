@@ -528,6 +528,9 @@ func unlessInterrupted[T any](ctx context.Context, s *streams, work func() T) T 
 	case v := <-done:
 		return v
 	case <-ctx.Done():
+		if _, signalled := interruptCode(ctx); !signalled {
+			return <-done // cancelled by its caller, not by a signal: nobody is waiting to leave
+		}
 		fmt.Fprintln(s.err, "herd: interrupted: the results are written without the description lint (herd lint gives it)")
 		var zero T
 		return zero
