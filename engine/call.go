@@ -400,19 +400,29 @@ func (sr *searchRule) text(r *Record) string {
 
 // validate checks args against the tool's params and converts them to CEL
 // values, applying defaults.
+//
+// The error is the same whatever order the map iterates in (the same call
+// always answers the same, in the journal and in a trace): the lowest
+// unknown name, else the first bad param in the tool's order.
 func (t *Tool) validate(args map[string]any) (*argValues, *ToolError) {
 	av := newArgValues(t)
-	for name, raw := range args {
-		p := t.byName[name]
-		if p == nil {
-			return nil, invalidArg("unknown argument %q (%s takes: %s)", name, t.Name, strings.Join(t.paramNames(), ", "))
+	unknown, found := "", false
+	for name := range args {
+		if t.byName[name] == nil && (!found || name < unknown) {
+			unknown, found = name, true
 		}
-		if raw == nil {
+	}
+	if found {
+		return nil, invalidArg("unknown argument %q (%s takes: %s)", unknown, t.Name, strings.Join(t.paramNames(), ", "))
+	}
+	for _, p := range t.Params {
+		raw, ok := args[p.Name]
+		if !ok || raw == nil {
 			continue
 		}
 		v, err := p.convert(raw)
 		if err != nil {
-			return nil, invalidArg("argument %q: %v", name, err)
+			return nil, invalidArg("argument %q: %v", p.Name, err)
 		}
 		av.vals[p.index] = v
 	}

@@ -166,11 +166,13 @@ func (c *compiler) assigns(rt *RecordType, set Ordered[Expr], vars []variable, w
 	return out
 }
 
-var celPosRE = regexp.MustCompile(`^CEL: (\d+):(\d+): (.*)$`)
+var celPosRE = regexp.MustCompile(`^CEL: (-?\d+):(-?\d+): (.*)$`)
 
 // celPos moves a CEL error's position from the expression to the file:
 // "CEL: 1:3: undefined field 'recrods'" at the expression becomes
-// "undefined field 'recrods'" at the expression's column + 2.
+// "undefined field 'recrods'" at the expression's column + 2. An error
+// cel-go places nowhere ("-1:0: expression recursion limit exceeded") is
+// placed at the expression.
 func (c *compiler) celPos(err error, x Expr) error {
 	de, ok := err.(*decodeError)
 	if !ok {
@@ -183,12 +185,15 @@ func (c *compiler) celPos(err error, x Expr) error {
 	line, _ := strconv.Atoi(m[1])
 	col, _ := strconv.Atoi(m[2])
 	pos := x.Pos
-	if line == 1 {
+	switch {
+	case line < 1 || col < 1:
+		// No place in the expression: the expression's own position.
+	case line == 1:
 		pos.Col += col - 1
 		if x.Quoted {
 			pos.Col++
 		}
-	} else {
+	default:
 		pos.Line += line - 1
 		pos.Col = col
 	}

@@ -12,7 +12,11 @@ import (
 // world or a LoadError — never a panic, never a hang. When a world does
 // load, a session on it must serve every tool without panicking either.
 //
-//	go test -fuzz=FuzzParse ./engine
+//	go test -run '^$' -fuzz=FuzzParse -fuzzminimizetime=1s ./engine
+//
+// -fuzzminimizetime=1s matters: by default each new input is minimized for
+// a minute, and an execution here seeds and exercises a whole world, so a
+// short run would spend nearly all its time minimizing.
 func FuzzParse(f *testing.F) {
 	for _, pattern := range []string{"testdata/*.yaml", "testdata/bad/*.yaml", "../worlds/*.yaml"} {
 		files, _ := filepath.Glob(pattern)
@@ -52,7 +56,7 @@ func FuzzParse(f *testing.F) {
 // with an error that leaves the session as it was, or restore a session
 // that serves calls and snapshots back to what it restores from.
 //
-//	go test -fuzz=FuzzRestore ./engine
+//	go test -run '^$' -fuzz=FuzzRestore -fuzzminimizetime=1s ./engine
 func FuzzRestore(f *testing.F) {
 	w := mustLoad(f, "testdata/shop.yaml")
 	b := mustSeed(f, w, w.DefaultSeed)

@@ -92,6 +92,10 @@ const (
 	// AnswerHung is a timeout after which the server is taken to have
 	// stopped answering (nothing came back since an earlier timeout).
 	AnswerHung
+	// AnswerServerFailure is an HTTP error status (a 500, a 503 from a
+	// proxy) with no JSON-RPC error in it: the server failed, it did not
+	// say what was wrong with the call.
+	AnswerServerFailure
 )
 
 // Answer is one call's answer, as far as judging it needs: the wire's
@@ -234,8 +238,11 @@ func judgeValid(a Answer, tool ExternalTool) (class, text string) {
 	if class, text, ok := judgeNoAnswer(a); ok {
 		return class, text
 	}
-	if a.Kind == AnswerProtocolError {
+	switch a.Kind {
+	case AnswerProtocolError:
 		return "protocol_error", "protocol error: " + a.Err
+	case AnswerServerFailure:
+		return "protocol_error", "server failure: " + a.Err
 	}
 	if !a.Content {
 		return "malformed", "malformed: a result with no content"
@@ -266,6 +273,10 @@ func judgeInvalid(a Answer) (class, text string) {
 			return "rejected_clearly", "error: " + a.Snippet
 		}
 		return "unclear_rejection", "an error result with no message"
+	case AnswerServerFailure:
+		// An HTTP 5xx says the server broke on the call, not why it is
+		// wrong: the status text is the client's words, not the server's.
+		return "unclear_rejection", "server failure instead of a rejection: " + a.Err
 	}
 	return "accepted_invalid", "accepted: " + a.Snippet
 }

@@ -1,9 +1,11 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -19,7 +21,7 @@ import (
 // under /control, behind the Host/Origin/token guard.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(control.MCPPath, s.limitSessions(s.streamable()))
+	mux.Handle(control.MCPPath, refuseBatchBeforeSession(s.limitSessions(s.streamable())))
 	s.routeControl(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("not found: herd serves MCP at %s and its control plane under /control", control.MCPPath), http.StatusNotFound)
@@ -47,9 +49,46 @@ func (s *Server) streamable() http.Handler {
 		// No SessionTimeout: the server times sessions out itself
 		// (startJanitor), so that it knows, logs and counts which ended why.
 		MaxRequestBodyBytes: MaxRequestBytes,
-		// The guard already checks Host (and knows about --allow-remote);
-		// the SDK's own check would refuse remote hosts even when allowed.
-		DisableLocalhostProtection: s.remote,
+		// The guard checks Host on every path (case-insensitively, and
+		// knowing about --allow-remote); the SDK's own check, on /mcp only,
+		// refused "LOCALHOST" that /control accepts, and remote hosts even
+		// when allowed.
+		DisableLocalhostProtection: true,
+	})
+}
+
+// refuseBatchBeforeSession refuses a JSON-RPC batch posted without a
+// session: before initialize there is no protocol version that allows
+// batches (MCP 2025-06-18 and later, 2025-11-25 included, have none;
+// 2025-03-26 forbids initialize inside one), and the SDK, which reads a
+// request without a version header as 2025-03-26, would accept one — a
+// batch of initialize requests opening sessions at once. The stdio server
+// refuses the same (lineFilter.checkBatch). Batches within a 2025-03-26
+// session are the SDK's to judge.
+func refuseBatchBeforeSession(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "failed to read body", http.StatusBadRequest)
+			return
+		}
+		if t := bytes.TrimLeft(body, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: a JSON-RPC batch before initialize; send initialize alone (MCP 2025-06-18 and later support no batches at all)"}}`+"\n")
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
 	})
 }
 

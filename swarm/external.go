@@ -405,8 +405,11 @@ func (x externalSession) Close() { x.s.Close() }
 func (x externalSession) Call(tool string, args map[string]any) personas.Answer {
 	c := x.s.Call(x.ctx, tool, args, x.m)
 	a := personas.Answer{Kind: answerKinds[c.Class], Err: errText(c.Err)}
-	if c.Hung {
+	switch {
+	case c.Hung:
 		a.Kind = personas.AnswerHung
+	case c.Class == target.ClassProtocol && target.ServerFailed(c.Err):
+		a.Kind = personas.AnswerServerFailure
 	}
 	if r := c.Result; r != nil {
 		a.Content = len(r.Content) > 0 || r.StructuredContent != nil

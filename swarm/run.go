@@ -318,10 +318,13 @@ func (p *Plan) Run(ctx context.Context, t Target) (*report.Results, error) {
 	// but never judged: the document counts the finished ones only.
 	finished := total.Episodes() / max(len(cfg.Variants), 1)
 	res.Partial = (ctx.Err() != nil && finished < shardAgents) || firstErr != nil
-	if finished < shardAgents {
-		// The run ended before every planned agent started (its duration
-		// passed, or it was stopped) or finished (the target broke): it is
-		// a run of the agents that finished.
+	if finished < shardAgents && !res.Partial {
+		// A load run whose duration passed before every agent it could
+		// start did: it is a run of the agents that finished. A partial
+		// run (stopped, or its target broke) keeps the agents it was
+		// planned with: personas and goals are assigned over that number
+		// (herd replay needs it), every shard of the run says the same, and
+		// episodes says how many finished.
 		res.Run.Agents = finished
 		for k, n := range total.Agents() {
 			res.Run.Mix[k].Agents = n

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -147,6 +148,9 @@ func finishRun(s *streams, res *report.Results, out outputs, thresholds []string
 		}
 		render := out.renderer(f.flag)
 		if err := writeFileAtomic(f.path, func(w io.Writer) error { return render(w, res, true) }); err != nil {
+			// A full disk, a directory gone: the run is finished and must
+			// not be lost with the file.
+			rescueResults(s, res)
 			return exitUsage, usageErrf("--%s: %w", f.flag, err)
 		}
 	}
@@ -175,6 +179,33 @@ func (o outputs) renderer(flag string) func(io.Writer, *report.Results, bool) er
 	}
 	render, _ := reportRenderer(flag)
 	return render
+}
+
+// rescueResults keeps a finished run whose report or results file could
+// not be written: its results document goes to a new file in the system's
+// temporary directory, or, when that cannot be written either (the same
+// full disk), to stderr after a line saying so; either way stderr says
+// where it is. Every report can be made from it with herd report.
+func rescueResults(s *streams, res *report.Results) {
+	var buf bytes.Buffer
+	if err := res.Write(&buf); err != nil {
+		fmt.Fprintf(s.err, "herd: the finished run could not be kept either: %v\n", err)
+		return
+	}
+	f, err := os.CreateTemp("", "herd-results-*.json")
+	if err == nil {
+		_, err = f.Write(buf.Bytes())
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			fmt.Fprintf(s.err, "herd: the finished run's results are kept in %s (herd report makes any report from it)\n", f.Name())
+			return
+		}
+		os.Remove(f.Name())
+	}
+	fmt.Fprintf(s.err, "herd: the finished run's results could not be kept in a file (%v); its results document follows on stderr\n", withoutPath(err))
+	_, _ = s.err.Write(buf.Bytes())
 }
 
 // exitFor is the error that makes herd exit with code (nil for exitOK),

@@ -15,6 +15,7 @@ import (
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/internal/field"
 	"github.com/herd-sh/herd/serve"
+	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -37,6 +38,10 @@ type serveOptions struct {
 	// --seed 0 is not the world's seed, and an empty --token is an error
 	// where no --token reads $HERD_TOKEN.
 	seedSet, tokenSet bool
+	// httpSet and controlSet record whether --http and --control were
+	// given: an empty address is a mistake (an unset variable in a
+	// script), not a request for stdio or for no control plane.
+	httpSet, controlSet bool
 }
 
 // tokenEnv supplies --token when the flag is not given: a token on the
@@ -71,6 +76,7 @@ See docs/serve.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.world = args[0]
 			o.seedSet, o.tokenSet = cmd.Flags().Changed("seed"), cmd.Flags().Changed("token")
+			o.httpSet, o.controlSet = cmd.Flags().Changed("http"), cmd.Flags().Changed("control")
 			return runServe(cmd.Context(), s, o)
 		},
 	}
@@ -93,6 +99,14 @@ See docs/serve.md.`,
 // runServe serves the world with the options as parsed (tests call it
 // without cobra).
 func runServe(ctx context.Context, s *streams, o *serveOptions) error {
+	for _, a := range []struct {
+		flag, addr string
+		set        bool
+	}{{"http", o.http, o.httpSet}, {"control", o.control, o.controlSet}} {
+		if a.set && strings.TrimSpace(a.addr) == "" {
+			return usageErrf("--%s: the address is empty; give HOST:PORT (e.g. 127.0.0.1:8931, or 127.0.0.1:0 for any free port)", a.flag)
+		}
+	}
 	opts, err := o.serverOptions(s)
 	if err != nil {
 		return err
@@ -147,6 +161,9 @@ func runServe(ctx context.Context, s *streams, o *serveOptions) error {
 	desc := fmt.Sprintf("world %s (seed %d, variant %s, faults %s)", w.Name, opts.Seed, srv.Variant(), opts.Faults)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Serving: an interrupt shuts the server down cleanly (exit 0); while
+	// it was starting, it exited at once.
+	defer swarm.Running(ctx)()
 	errc := make(chan error, 2)
 	running := 0
 	if controlLn != nil {

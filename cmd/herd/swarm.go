@@ -519,12 +519,15 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		o.targetArg, report.Thousands(int64(cfg.Agents)), len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
 	prog := newProgress(s.err, o.progressMode(), plan.Episodes(), o.progressLoad())
 	plan.SetProgress(prog.update, prog.every)
+	// From here an interrupt stops the run and the results are still
+	// written; before, it exits at once (nothing has finished).
+	defer swarm.Running(ctx)()
 	res, runErr := plan.Run(ctx, tgt)
 	prog.finish()
 	if res == nil {
 		return codeErr(exitUnreachable, runErr)
 	}
-	res.Lint = lintFindings(cfg)
+	res.Lint = unlessInterrupted(ctx, s, func() []report.LintFinding { return lintFindings(cfg) })
 	if model != nil {
 		if err := model.finish(res, o.chatter(s)); err != nil {
 			return err
@@ -559,18 +562,41 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if runErr != nil {
 		return codeErr(exitUnreachable, nil) // the reason is printed above
 	}
-	return exitFor(interruptedCode(ctx, res.Partial, code))
+	return exitFor(interruptedCode(ctx, code))
 }
 
 // interruptedCode is the exit code of a finished run: a run a signal
 // stopped exits 128 + the signal's number whatever its thresholds said
 // (they are judged on what finished, and printed and written all the
-// same), so that a stopped run never reads as a pass; code otherwise.
-func interruptedCode(ctx context.Context, partial bool, code int) int {
-	if c, ok := interruptCode(ctx); ok && partial {
+// same), so that a stopped run never reads as a pass — nor does one the
+// signal reached only after its last episode; code otherwise.
+func interruptedCode(ctx context.Context, code int) int {
+	if c, ok := interruptCode(ctx); ok {
 		return c
 	}
 	return code
+}
+
+// unlessInterrupted runs the work a finished run does before its results
+// are written (linting the world's descriptions, which takes seconds for
+// a world of thousands of tools) and returns what it returns; when an
+// interrupt comes first it returns nothing at once, says so, and leaves
+// the work to end with the process, so that the finished episodes are
+// written without waiting for it.
+func unlessInterrupted[T any](ctx context.Context, s *streams, work func() T) T {
+	done := make(chan T, 1)
+	go func() { done <- work() }()
+	select {
+	case v := <-done:
+		return v
+	case <-ctx.Done():
+		if _, signalled := interruptCode(ctx); !signalled {
+			return <-done // cancelled by its caller, not by a signal: nobody is waiting to leave
+		}
+		fmt.Fprintln(s.err, "herd: interrupted: the results are written without the description lint (herd lint gives it)")
+		var zero T
+		return zero
+	}
 }
 
 // chatter is where the run's own lines go (the run's start, load

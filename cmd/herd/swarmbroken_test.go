@@ -108,7 +108,8 @@ func checkBrokenRun(t *testing.T, r brokenRun) {
 	if n := strings.Count(stderr, "herd: target broke: "); n != 1 {
 		t.Errorf("want one line naming why the run stopped, got %d:\n%s", n, stderr)
 	}
-	if !res.Partial || res.Episodes == 0 || res.Episodes >= 4000 || res.Run.Agents != res.Episodes {
+	// run.agents is the run as planned (docs/results.md), episodes what finished.
+	if !res.Partial || res.Episodes == 0 || res.Episodes >= 4000 || res.Run.Agents != 4000 {
 		t.Errorf("partial %v, %d episodes of %d agents", res.Partial, res.Episodes, res.Run.Agents)
 	}
 	sum := 0

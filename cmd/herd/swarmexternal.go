@@ -172,6 +172,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	}
 	prog := newProgress(s.err, o.progressMode(), agents, o.progressLoad())
 	cfg.Progress, cfg.ProgressEvery = prog.update, prog.every
+	defer swarm.Running(ctx)() // as in runSwarm: from here an interrupt still writes the results
 	run, err := swarm.RunExternal(ctx, cfg)
 	prog.finish()
 	if err != nil {
@@ -179,8 +180,9 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	}
 	printSkipped(s.err, run.Skipped)
 	res := run.Results
-	lr := lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant})
-	res.Lint = lintResults(lr)
+	res.Lint = unlessInterrupted(ctx, s, func() []report.LintFinding {
+		return lintResults(lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant}))
+	})
 	res.LintTokens = serverLintTokens(tools)
 	printStats(o.chatter(s), run.Stats, res, load.Pacer != nil)
 	code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
@@ -190,7 +192,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	if run.Unusable != "" {
 		return codeErr(exitUnreachable, fmt.Errorf("%s is unusable: %s", reached.Spec.Raw, run.Unusable))
 	}
-	return exitFor(interruptedCode(ctx, res.Partial, code))
+	return exitFor(interruptedCode(ctx, code))
 }
 
 // skipNotes say, per reason a tool was not called, which flag calls it.

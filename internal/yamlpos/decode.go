@@ -1,7 +1,10 @@
 package yamlpos
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -80,7 +83,7 @@ func (d *Decoder) Parse(data []byte) *yaml.Node {
 		d.Problems = append(d.Problems, Problem{Msg: fmt.Sprintf("file is %d bytes; %s may be at most %d", len(data), d.Kind.Plural, d.Kind.MaxBytes)})
 		return nil
 	}
-	root, err := parse(data)
+	root, second, err := parse(data)
 	if err != nil {
 		line, col, msg := SyntaxError(err, data)
 		d.Problems = append(d.Problems, Problem{Pos: Pos{Line: line, Col: col}, Msg: "YAML: " + msg})
@@ -90,20 +93,40 @@ func (d *Decoder) Parse(data []byte) *yaml.Node {
 		d.Problems = append(d.Problems, Problem{Pos: Pos{Line: 1, Col: 1}, Msg: d.Kind.Empty})
 		return nil
 	}
+	if second != nil {
+		// Reading the first document alone would drop the rest unseen.
+		d.Problems = append(d.Problems, Problem{Pos: PosOf(second),
+			Msg: fmt.Sprintf("a second YAML document begins here; one file holds one document (put the rest of %s in a file of its own)", d.Kind.Plural)})
+		return nil
+	}
 	return root.Content[0]
 }
 
-// parse parses data into a node tree. The parser is third-party code fed
-// untrusted input; should it ever panic, that is a refused file, not a
-// crashed herd.
-func parse(data []byte) (root yaml.Node, err error) {
+// parse parses data into a node tree: its first document, and the node of
+// a second one when there is one (nil otherwise). A syntax error in any
+// document is err. The parser is third-party code fed untrusted input;
+// should it ever panic, that is a refused file, not a crashed herd.
+func parse(data []byte) (root yaml.Node, second *yaml.Node, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("yaml: the YAML parser failed on this file: %v", p)
 		}
 	}()
-	err = yaml.Unmarshal(data, &root)
-	return root, err
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err = dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return yaml.Node{}, nil, nil // no document at all
+		}
+		return root, nil, err
+	}
+	var next yaml.Node
+	switch err = dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+		return root, nil, nil
+	case err != nil:
+		return root, nil, err
+	}
+	return root, &next, nil
 }
 
 // alias refuses an alias node: a file is read as written, and an alias

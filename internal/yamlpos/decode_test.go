@@ -97,6 +97,15 @@ func TestParseRefusals(t *testing.T) {
 		{"# only a comment\n", "1:1: empty test file"},
 		{strings.Repeat("a: 1\n", 50), "0:0: file is 250 bytes; test files may be at most 200"},
 		{"a: [1\n", "2:1: YAML: did not find expected ',' or ']'"},
+		// A file holds one document: a second is refused where it begins,
+		// not silently dropped; a syntax error in it is placed in it.
+		{"a: 1\n---\nb: 2\n", "2:1: a second YAML document begins here; one file holds one document (put the rest of test files in a file of its own)"},
+		{"a: 1\n--- \n# only a comment\n", "2:1: a second YAML document begins here; one file holds one document (put the rest of test files in a file of its own)"},
+		{"a: 1\n---\nb: [1\n", "3:1: YAML: did not find expected ',' or ']'"},
+		// A control character is placed where it is, and named.
+		{"a: 1\nb: \"x\x00y\"\n", "2:6: YAML: control character U+0000 is not allowed"},
+		{"a: 1\n  # é\x01\n", "2:6: YAML: control character U+0001 is not allowed"},
+		{"\xef\xbb\xbfa: 1\nb: x\u0085y\x7f\n", "2:7: YAML: control character U+007F is not allowed"},
 	} {
 		d := &Decoder{Kind: testKind}
 		if doc := d.Parse([]byte(c.src)); doc != nil || len(d.Problems) != 1 || d.Problems[0].Error() != c.want {

@@ -7,6 +7,7 @@ package yamlpos
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -30,6 +31,12 @@ func SyntaxError(err error, data []byte) (line, col int, msg string) {
 		return l, c, "invalid UTF-8"
 	}
 	msg = err.Error()
+	if strings.Contains(msg, "control characters are not allowed") {
+		// The library says so with no line: place the character, and name it.
+		if l, c, r, found := firstControl(data); found {
+			return l, c, fmt.Sprintf("control character U+%04X is not allowed", r)
+		}
+	}
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
@@ -124,4 +131,27 @@ func firstInvalidUTF8(data []byte) (line, col int, found bool) {
 		i += size
 	}
 	return line, col, true
+}
+
+// firstControl finds the line and column (in characters) of the first
+// character YAML does not allow in a file: C0 controls other than tab,
+// line feed and carriage return, DEL, C1 controls other than NEL, a
+// byte-order mark after the start, and the non-characters U+FFFE, U+FFFF.
+func firstControl(data []byte) (line, col int, r rune, found bool) {
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		bad := (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7F ||
+			(r >= 0x80 && r <= 0x9F && r != 0x85) || (r == 0xFEFF && i > 0) || r == 0xFFFE || r == 0xFFFF
+		if bad {
+			return line, col, r, true
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return 0, 0, 0, false
 }

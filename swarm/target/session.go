@@ -130,8 +130,12 @@ func (s *Session) checkTarget(goal, target string) error {
 }
 
 // Sleep really waits (an agent honouring a retry-after): the served world's
-// clock moves with real time.
+// clock moves with real time. A wait is never longer than the per-call
+// timeout — a world's retry-after is the world's to set, and an hour of it
+// would hold the agent (and an interrupted run) for that hour — and it
+// ends when the agent's context does (the run was abandoned).
 func (s *Session) Sleep(d time.Duration) {
+	d = min(d, s.w.callTimeout)
 	if d <= 0 {
 		return
 	}
