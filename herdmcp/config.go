@@ -83,7 +83,8 @@ type CapNames struct {
 // exactly how to run it again.
 type Commands struct {
 	// Swarm is the line that reproduces a run: spec as for a replay (no
-	// agent, no variant) and the run's variants.
+	// agent, no variant) and the variants as the request gave them (none:
+	// the world's first).
 	Swarm func(spec swarm.ReplaySpec, variants []string) string
 	// Replay is the line that replays one agent (swarm.Config.ReplayCommand).
 	Replay func(swarm.ReplaySpec) string

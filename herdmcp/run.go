@@ -163,6 +163,7 @@ func (c *catalogue) prepare(in RunInput) (*preparedRun, error) {
 		goalNames = append(goalNames, name)
 	}
 	known := lint.VariantNames(w, cfg.Descriptions)
+	var given []string // as asked: herd swarm's line names variants only when given
 	for _, v := range in.Variants {
 		v = strings.TrimSpace(v)
 		if !slices.Contains(known, v) {
@@ -172,6 +173,7 @@ func (c *catalogue) prepare(in RunInput) (*preparedRun, error) {
 			return nil, refuse("variants: %q given twice", v)
 		}
 		cfg.Variants = append(cfg.Variants, v)
+		given = append(given, v)
 	}
 	if len(cfg.Variants) == 0 {
 		cfg.Variants = []string{w.DefaultVariant()}
@@ -198,7 +200,7 @@ func (c *catalogue) prepare(in RunInput) (*preparedRun, error) {
 	cfg.Replay = swarm.ReplaySpec{World: cw.ref, Agents: agents, Seed: cfg.Seed, Goals: goalNames, Mix: mixLine,
 		Faults: cfg.Profile.Name, Descriptions: file.Path}
 	cfg.ReplayCommand = c.commands.Replay
-	cfg.Command = c.commands.Swarm(cfg.Replay, cfg.Variants)
+	cfg.Command = c.commands.Swarm(cfg.Replay, given)
 	plan, err := swarm.NewPlan(cfg)
 	if err != nil {
 		return nil, refuse("%v", err)
