@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -199,4 +201,91 @@ func TestMCPStdioEndsWithStdin(t *testing.T) {
 	if code != exitOK || strings.Contains(stdout, "level=") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while the server writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestMCPOverHTTP serves herd mcp on a loopback port, with a token, and
+// runs a swarm through the go-sdk's Streamable HTTP client, progress
+// notifications included; the server stops when its context ends.
+func TestMCPOverHTTP(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	o := &mcpOptions{worlds: []string{"mock:crm"}, resultsDir: t.TempDir(), maxAgents: 10_000, maxRunTime: time.Minute, maxRuns: 1,
+		workers: 1, http: "127.0.0.1:0", token: "s3cret", tokenSet: true, logLevel: "warn"}
+	done := make(chan error, 1)
+	go func() { done <- runMCP(ctx, &streams{in: strings.NewReader(""), out: &stdout, err: &stderr}, o) }()
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		url = strings.TrimSpace(stdout.String())
+	}
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/mcp") {
+		t.Fatalf("printed URL %q (stderr %s)", url, stderr.String())
+	}
+	client := &http.Client{Transport: bearer{"s3cret"}, Timeout: time.Minute}
+	progressed := make(chan struct{}, 100)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "http", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+			select {
+			case progressed <- struct{}{}:
+			default:
+			}
+		}}).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: client}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := &mcp.CallToolParams{Name: herdmcp.ToolRunSwarm, Arguments: map[string]any{"world": "crm", "agents": 3000, "seed": 2}}
+	params.SetProgressToken("p")
+	r, err := cs.CallTool(ctx, params)
+	if err != nil || r.IsError {
+		t.Fatalf("run over HTTP: %v %v", err, r)
+	}
+	if len(progressed) == 0 {
+		t.Error("no progress notification reached the HTTP client")
+	}
+	cs.Close()
+	// Without the token: refused.
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("no token: status %d, want 401", resp.StatusCode)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("runMCP: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("herd mcp --http did not stop with its context")
+	}
+}
+
+// bearer adds a bearer token to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
 }
