@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"runtime/debug"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/internal/version"
@@ -44,6 +46,7 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 	s := &Server{cat: cat, store: resultsStore{dir: dir}, log: log, runs: make(chan struct{}, cat.maxRuns)}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "herd", Title: "herd: swarm tests of tool descriptions", Version: version.String()},
 		&mcp.ServerOptions{Instructions: instructions, Logger: sdkLogger(log)})
+	s.mcp.AddReceivingMiddleware(s.containPanics)
 	s.addTools()
 	if err := s.addResources(); err != nil {
 		return nil, err
@@ -145,3 +148,18 @@ func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
 
 func (h atLeast) WithAttrs(a []slog.Attr) slog.Handler { return atLeast{h.Handler.WithAttrs(a), h.min} }
 func (h atLeast) WithGroup(n string) slog.Handler      { return atLeast{h.Handler.WithGroup(n), h.min} }
+
+// containPanics turns a panic in a handler into an internal error for that
+// one request, as herd serve does: a bug met by one request must not end
+// every client's session.
+func (s *Server) containPanics(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				s.log.Error("handler panicked; request failed, server goes on", "method", method, "panic", v, "stack", string(debug.Stack()))
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("internal error handling %s", method)}
+			}
+		}()
+		return next(ctx, method, req)
+	}
+}

@@ -554,3 +554,16 @@ func TestConfigRefusals(t *testing.T) {
 		t.Error("a name with a path in it was accepted")
 	}
 }
+
+func TestPanicFailsOneRequestOnly(t *testing.T) {
+	srv, cs := connect(t, testConfig(t), nil)
+	srv.MCP().AddTool(&mcp.Tool{Name: "boom", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		panic("a bug")
+	})
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "boom"}); err == nil || !strings.Contains(err.Error(), "internal error") {
+		t.Errorf("a panicking handler: %v", err)
+	}
+	if r := call(t, cs, ToolListWorlds, map[string]any{}); r.IsError {
+		t.Errorf("after the panic: %s", textOf(r))
+	}
+}
