@@ -17,6 +17,7 @@
 package herdmcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -25,6 +26,7 @@ import (
 	"time"
 
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/worlds"
 )
@@ -44,6 +46,12 @@ type Config struct {
 	Worlds []string
 	// Descriptions are the descriptions files tools may use, by name.
 	Descriptions []NamedFile
+	// Servers are the external MCP servers whose tool lists lint_server
+	// may lint, by name (Path holds the target, e.g. mcp+stdio:node
+	// server.js or a loopback http:// URL). ListServerTools reaches one;
+	// the caller checks each target when it configures it.
+	Servers         []NamedFile
+	ListServerTools func(ctx context.Context, target string) (server string, tools []lint.Tool, err error)
 	// ResultsDir is the folder every run's results document is written
 	// to, and the only folder results are read from. Required.
 	ResultsDir string
@@ -76,7 +84,7 @@ type NamedFile struct {
 
 // CapNames are how the user sets each cap (e.g. "--max-agents").
 type CapNames struct {
-	MaxAgents, MaxRunTime, MaxRuns, Worlds, Descriptions string
+	MaxAgents, MaxRunTime, MaxRuns, Worlds, Descriptions, Servers string
 }
 
 // Commands render command lines for a run, so that an answer can say
@@ -117,6 +125,8 @@ func ParseNamedFile(s string) (NamedFile, error) {
 type catalogue struct {
 	worlds       []configuredWorld
 	descriptions []NamedFile
+	servers      []NamedFile
+	listTools    func(ctx context.Context, target string) (string, []lint.Tool, error)
 	resultsDir   string
 	maxAgents    int
 	maxRunTime   time.Duration
@@ -138,7 +148,7 @@ type configuredWorld struct {
 // on the first call.
 func (c Config) resolve() (*catalogue, error) {
 	cat := &catalogue{resultsDir: c.ResultsDir, maxAgents: c.MaxAgents, maxRunTime: c.MaxRunTime,
-		maxRuns: c.MaxRuns, workers: c.Workers, caps: c.Caps, commands: c.Commands}
+		maxRuns: c.MaxRuns, workers: c.Workers, caps: c.Caps, commands: c.Commands, listTools: c.ListServerTools}
 	if cat.resultsDir == "" {
 		return nil, errors.New("ResultsDir: no results folder")
 	}
@@ -193,6 +203,17 @@ func (c Config) resolve() (*catalogue, error) {
 		names[d.Name] = true
 		cat.descriptions = append(cat.descriptions, d)
 	}
+	if len(c.Servers) > 0 && c.ListServerTools == nil {
+		return nil, errors.New("ListServerTools: servers are configured, and nothing to reach them with")
+	}
+	servers := map[string]bool{}
+	for _, sv := range c.Servers {
+		if !nameRE.MatchString(sv.Name) || servers[sv.Name] {
+			return nil, fmt.Errorf("server %s: name %q must be unique, and letters, digits, '.', '_' or '-'", sv.Path, sv.Name)
+		}
+		servers[sv.Name] = true
+		cat.servers = append(cat.servers, sv)
+	}
 	cat.caps = cat.caps.orFields()
 	return cat, nil
 }
@@ -206,7 +227,8 @@ func (n CapNames) orFields() CapNames {
 		return s
 	}
 	return CapNames{MaxAgents: or(n.MaxAgents, "MaxAgents"), MaxRunTime: or(n.MaxRunTime, "MaxRunTime"),
-		MaxRuns: or(n.MaxRuns, "MaxRuns"), Worlds: or(n.Worlds, "Worlds"), Descriptions: or(n.Descriptions, "Descriptions")}
+		MaxRuns: or(n.MaxRuns, "MaxRuns"), Worlds: or(n.Worlds, "Worlds"), Descriptions: or(n.Descriptions, "Descriptions"),
+		Servers: or(n.Servers, "Servers")}
 }
 
 // world finds a configured world by its name ("crm") or its reference as
@@ -256,4 +278,21 @@ func (c *catalogue) descriptionsFile(name string) (NamedFile, error) {
 		names[i] = d.Name
 	}
 	return NamedFile{}, fmt.Errorf("descriptions %q is not configured; the configured ones are %s (the server's %s setting decides which)", name, strings.Join(names, ", "), c.caps.Descriptions)
+}
+
+// server finds a configured external server by name.
+func (c *catalogue) server(name string) (NamedFile, error) {
+	for _, sv := range c.servers {
+		if sv.Name == name {
+			return sv, nil
+		}
+	}
+	if len(c.servers) == 0 {
+		return NamedFile{}, fmt.Errorf("server %q is not configured; none is (the server's %s setting adds one)", name, c.caps.Servers)
+	}
+	names := make([]string, len(c.servers))
+	for i, sv := range c.servers {
+		names[i] = sv.Name
+	}
+	return NamedFile{}, fmt.Errorf("server %q is not configured; the configured ones are %s (the server's %s setting decides which)", name, strings.Join(names, ", "), c.caps.Servers)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
 	"github.com/herd-sh/herd/swarm"
@@ -95,7 +96,7 @@ func decode[T any](t *testing.T, r *mcp.CallToolResult) T {
 
 // forbiddenName matches a property name that would let a caller aim the
 // server at something of its own choosing.
-var forbiddenName = regexp.MustCompile(`(?i)url|uri|host|path|file|dir|folder|addr|endpoint|command|target|server|port`)
+var forbiddenName = regexp.MustCompile(`(?i)url|uri|host|path|file|dir|folder|addr|endpoint|command|target|port`)
 
 // forbiddenFormats are JSON Schema formats of locations.
 var forbiddenFormats = []string{"uri", "uri-reference", "iri", "iri-reference", "uri-template", "hostname", "idn-hostname", "ipv4", "ipv6", "email"}
@@ -123,8 +124,8 @@ func TestNoToolTakesALocation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 8 {
-		t.Fatalf("%d tools, want 8", len(tools.Tools))
+	if len(tools.Tools) != 9 {
+		t.Fatalf("%d tools, want 9", len(tools.Tools))
 	}
 	props := 0
 	for _, tool := range tools.Tools {
@@ -163,6 +164,13 @@ func TestAnnotations(t *testing.T) {
 	writes := []string{ToolRunSwarm, ToolCompare}
 	for _, tool := range tools.Tools {
 		a := tool.Annotations
+		if tool.Name == ToolLintServer {
+			// It reaches a configured external server: open world, read-only.
+			if a == nil || !a.ReadOnlyHint || a.OpenWorldHint == nil || !*a.OpenWorldHint {
+				t.Errorf("%s: want readOnly and openWorld: %+v", tool.Name, a)
+			}
+			continue
+		}
 		if a == nil || a.OpenWorldHint == nil || *a.OpenWorldHint {
 			t.Errorf("%s: openWorldHint must be false (it touches only in-process worlds): %+v", tool.Name, a)
 			continue
@@ -565,5 +573,31 @@ func TestPanicFailsOneRequestOnly(t *testing.T) {
 	}
 	if r := call(t, cs, ToolListWorlds, map[string]any{}); r.IsError {
 		t.Errorf("after the panic: %s", textOf(r))
+	}
+}
+
+func TestLintServer(t *testing.T) {
+	cfg := testConfig(t)
+	var asked []string
+	cfg.Servers = []NamedFile{{Name: "notes", Path: "mcp+stdio:notes-server"}}
+	cfg.ListServerTools = func(_ context.Context, target string) (string, []lint.Tool, error) {
+		asked = append(asked, target)
+		return "notes-server", []lint.Tool{{Name: "delete_note", Description: "Deletes."}, {Name: "get_note", Description: "Get a note by id."}}, nil
+	}
+	_, cs := connect(t, cfg, nil)
+	r := call(t, cs, ToolLintServer, map[string]any{"server": "notes"})
+	lo := decode[LintOutput](t, r)
+	if r.IsError || lo.World != "notes-server" || lo.Counts.Errors+lo.Counts.Warnings == 0 || !strings.Contains(textOf(r), "delete_note") {
+		t.Errorf("lint_server: %+v\n%s", lo, textOf(r))
+	}
+	if !slices.Equal(asked, []string{"mcp+stdio:notes-server"}) {
+		t.Errorf("reached %v, want the configured target only", asked)
+	}
+	r = call(t, cs, ToolLintServer, map[string]any{"server": "mcp+stdio:rm -rf /"})
+	if msg := textOf(r); !r.IsError || !strings.Contains(msg, "the configured ones are notes") || len(asked) != 1 {
+		t.Errorf("an unconfigured server: isError %v, %q, reached %v", r.IsError, msg, asked)
+	}
+	if lw := decode[WorldList](t, call(t, cs, ToolListWorlds, map[string]any{})); !slices.Equal(lw.Servers, []string{"notes"}) {
+		t.Errorf("list_worlds servers %v", lw.Servers)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
+	"github.com/herd-sh/herd/swarm"
 )
 
 // Tool names.
@@ -22,6 +23,7 @@ const (
 	ToolListWorlds    = "list_worlds"
 	ToolDescribeWorld = "describe_world"
 	ToolLintWorld     = "lint_world"
+	ToolLintServer    = "lint_server"
 	ToolRunSwarm      = "run_swarm"
 	ToolCompare       = "compare_wordings"
 	ToolExplain       = "explain_choice"
@@ -54,6 +56,11 @@ func (s *Server) addTools() {
 		Description: "Describe one configured world in full: record types, every tool with its description under a variant, parameters and annotations, fault profiles, invariants and goals with their outcome classes."}, s.describeWorld)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolLintWorld, Annotations: reading("Lint descriptions"),
 		Description: "Score a world's tool descriptions (optionally with a configured descriptions file of your own wordings) with herd's deterministic rubric, and say what to write instead. Answers in Markdown."}, s.lintWorld)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolLintServer,
+		// It starts or contacts a configured external server to list its
+		// tools: it reads only, but beyond herd's own worlds.
+		Annotations: &mcp.ToolAnnotations{Title: "Lint a server's descriptions", ReadOnlyHint: true, OpenWorldHint: ptr(true)},
+		Description: "List the tools of a configured external MCP server and score their descriptions with herd's rubric (without its reader-model checks, which need a world's goals). Answers in Markdown."}, s.lintServer)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolRunSwarm, Annotations: running("Run a swarm"),
 		Description: "Run a seeded swarm of scripted-persona agents against a configured world, in-process, and report how often they reached their goal and how often they damaged the data, with 95% intervals and a verdict over the thresholds given. The answer gives the seed, the exact herd swarm command that reproduces the run, and where its results were saved (also a herd-results:// resource). Cancellable; reports progress."}, s.runSwarm)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: ToolCompare, Annotations: running("Compare two wordings"),
@@ -100,12 +107,13 @@ type WorldSummary struct {
 type WorldList struct {
 	Worlds       []WorldSummary `json:"worlds"`
 	Descriptions []string       `json:"descriptions"` // configured descriptions files, by name
+	Servers      []string       `json:"servers"`      // configured external servers, by name
 	Personas     []string       `json:"personas"`
 	MaxAgents    int            `json:"max_agents"`
 }
 
 func (s *Server) listWorlds(_ context.Context, _ *mcp.CallToolRequest, _ NoInput) (*mcp.CallToolResult, WorldList, error) {
-	out := WorldList{Descriptions: []string{}, Personas: personas.Builtin().Names(), MaxAgents: s.cat.maxAgents}
+	out := WorldList{Descriptions: []string{}, Servers: []string{}, Personas: personas.Builtin().Names(), MaxAgents: s.cat.maxAgents}
 	var b strings.Builder
 	for _, cw := range s.cat.worlds {
 		w := cw.world
@@ -124,6 +132,12 @@ func (s *Server) listWorlds(_ context.Context, _ *mcp.CallToolRequest, _ NoInput
 	}
 	if len(out.Descriptions) > 0 {
 		fmt.Fprintf(&b, "descriptions files: %s\n", strings.Join(out.Descriptions, ", "))
+	}
+	for _, sv := range s.cat.servers {
+		out.Servers = append(out.Servers, sv.Name)
+	}
+	if len(out.Servers) > 0 {
+		fmt.Fprintf(&b, "external servers (lint_server): %s\n", strings.Join(out.Servers, ", "))
 	}
 	fmt.Fprintf(&b, "personas: %s\nagents per run: at most %s\n", strings.Join(out.Personas, ", "), report.Thousands(int64(out.MaxAgents)))
 	return text(b.String()), out, nil
@@ -219,6 +233,37 @@ func (s *Server) lintWorld(_ context.Context, _ *mcp.CallToolRequest, in LintInp
 		return nil, nil, fmt.Errorf("rendering the lint report: %w", err)
 	}
 	return text(md.String()), &LintOutput{World: w.Name, Variants: variants, Counts: doc.Counts()}, nil
+}
+
+// LintServerInput is lint_server's input.
+type LintServerInput struct {
+	Server string `json:"server" jsonschema:"a configured external server, by name (list_worlds lists them)"`
+	Level  string `json:"level,omitempty" jsonschema:"show findings at this level and above: error, warning, info (default info)"`
+}
+
+func (s *Server) lintServer(ctx context.Context, _ *mcp.CallToolRequest, in LintServerInput) (*mcp.CallToolResult, *LintOutput, error) {
+	sv, err := s.cat.server(in.Server)
+	if err != nil {
+		return toolError(err), nil, nil
+	}
+	level := in.Level
+	if level == "" {
+		level = lint.LevelInfo
+	}
+	if !lint.ValidLevel(level) {
+		return toolError(fmt.Errorf("level %q: want error, warning or info", in.Level)), nil, nil
+	}
+	name, tools, err := s.cat.listTools(ctx, sv.Path)
+	if err != nil {
+		return toolError(fmt.Errorf("server %s: %w", sv.Name, err)), nil, nil
+	}
+	rep := lint.LintTools(tools, lint.Options{World: name, Variant: swarm.ExternalVariant})
+	doc := &lint.Document{World: name, Reports: []lint.Report{rep}}
+	var md bytes.Buffer
+	if err := lint.WriteMarkdown(&md, doc.AtLeast(level)); err != nil {
+		return nil, nil, fmt.Errorf("rendering the lint report: %w", err)
+	}
+	return text(md.String()), &LintOutput{World: name, Variants: []string{swarm.ExternalVariant}, Counts: doc.Counts()}, nil
 }
 
 // descriptionsFor reads a configured descriptions file for world w:

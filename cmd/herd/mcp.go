@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/herd-sh/herd/herdmcp"
+	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/serve"
 	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/swarm/target"
@@ -24,6 +25,7 @@ import (
 type mcpOptions struct {
 	worlds       []string
 	descriptions []string
+	servers      []string
 	resultsDir   string
 	maxAgents    int
 	maxRunTime   time.Duration
@@ -88,6 +90,7 @@ with herd serve's Host/Origin checks and optional bearer token. See docs/mcp.md.
 	f := cmd.Flags()
 	f.StringArrayVar(&o.worlds, "world", nil, "a world the tools may use: mock:NAME or a world file (repeatable; default: every built-in; or $"+mcpWorldsEnv+")")
 	f.StringArrayVar(&o.descriptions, "descriptions", nil, "a descriptions file the tools may use, as NAME=PATH or PATH (named after the file) (repeatable; or $"+mcpDescriptionsEnv+")")
+	f.StringArrayVar(&o.servers, "server", nil, "an external MCP server lint_server may list and lint, as NAME=TARGET: mcp+stdio:COMMAND ARGS… or a loopback http:// URL (repeatable)")
 	f.StringVar(&o.resultsDir, "results-dir", defaultResultsDir(), "the folder runs are saved to, and the only one results are read from (or $"+mcpResultsEnv+")")
 	f.IntVar(&o.maxAgents, "max-agents", herdmcp.DefaultMaxAgents, "refuse a run of more agents than this")
 	f.DurationVar(&o.maxRunTime, "max-run-time", herdmcp.DefaultMaxRunTime, "stop a run still going after this long (its finished episodes are kept, marked partial)")
@@ -125,7 +128,7 @@ func (o *mcpOptions) config() (herdmcp.Config, error) {
 	cfg := herdmcp.Config{Worlds: o.worlds, ResultsDir: o.resultsDir, MaxAgents: o.maxAgents, MaxRunTime: o.maxRunTime,
 		MaxRuns: o.maxRuns, Workers: o.workers,
 		Caps: herdmcp.CapNames{MaxAgents: "--max-agents", MaxRunTime: "--max-run-time", MaxRuns: "--max-runs",
-			Worlds: "--world", Descriptions: "--descriptions"},
+			Worlds: "--world", Descriptions: "--descriptions", Servers: "--server"},
 		Commands: herdmcp.Commands{Swarm: swarmCommandLine, Replay: replayCommand}}
 	if o.maxAgents < 1 || o.maxAgents > swarm.MaxAgents {
 		return cfg, usageErrf("--max-agents: must be between 1 and %d, got %d", swarm.MaxAgents, o.maxAgents)
@@ -152,7 +155,63 @@ func (o *mcpOptions) config() (herdmcp.Config, error) {
 		}
 		cfg.Descriptions = append(cfg.Descriptions, nf)
 	}
+	for _, sv := range o.servers {
+		name, spec, ok := strings.Cut(sv, "=")
+		if !ok {
+			return cfg, usageErrf("--server %q: want NAME=TARGET, e.g. notes=mcp+stdio:node server.js", sv)
+		}
+		if err := checkLintTarget(spec); err != nil {
+			return cfg, usageErrf("--server %s: %v", name, err)
+		}
+		cfg.Servers = append(cfg.Servers, herdmcp.NamedFile{Name: strings.TrimSpace(name), Path: strings.TrimSpace(spec)})
+	}
+	cfg.ListServerTools = listServerTools
 	return cfg, nil
+}
+
+// checkLintTarget accepts an MCP server herd can reach to list its tools:
+// a command over stdio, or an http:// URL on this machine (herd mcp has
+// no --allow-host: a chat never aims herd at another machine).
+func checkLintTarget(spec string) error {
+	ts, err := target.Parse(spec)
+	if err != nil {
+		return err
+	}
+	switch ts.Kind {
+	case target.KindStdio:
+		return nil
+	case target.KindHTTP:
+		return target.CheckHost(ts.URL, nil)
+	}
+	return fmt.Errorf("%q is not an MCP server: want mcp+stdio:COMMAND ARGS… or an http:// URL", spec)
+}
+
+// listServerTools reaches a configured server (the loopback rule of herd
+// swarm applies) and describes its tools to the linter, as herd swarm
+// does for the servers it tests.
+func listServerTools(ctx context.Context, spec string) (string, []lint.Tool, error) {
+	ts, err := target.Parse(spec)
+	if err != nil {
+		return "", nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	reached, err := swarm.Reach(ctx, ts, target.Options{CallTimeout: target.DefaultCallTimeout, MaxConns: 1}, serve.StartLocalWorld)
+	if err != nil {
+		return "", nil, err
+	}
+	defer reached.Close()
+	ext := reached.ExternalTarget()
+	defer ext.Close()
+	server, tools, err := ext.Server(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	name := ts.Raw
+	if server != nil && server.Name != "" {
+		name = server.Name
+	}
+	return name, lintTools(tools), nil
 }
 
 // swarmCommandLine is the herd swarm line of a run the MCP server makes:

@@ -154,7 +154,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &seen); err != nil {
 		t.Fatalf("client output %q: %v", stdout.String(), err)
 	}
-	if len(seen.Tools) != 8 || seen.Tools[herdmcp.ToolRunSwarm] == nil || seen.Tools[herdmcp.ToolRunSwarm].ReadOnlyHint || !seen.Tools[herdmcp.ToolListWorlds].ReadOnlyHint {
+	if len(seen.Tools) != 9 || seen.Tools[herdmcp.ToolRunSwarm] == nil || seen.Tools[herdmcp.ToolRunSwarm].ReadOnlyHint || !seen.Tools[herdmcp.ToolListWorlds].ReadOnlyHint {
 		t.Errorf("tools as the TypeScript client saw them: %s", stdout.String())
 	}
 	if !slices.Equal(seen.Worlds, []string{"crm"}) {
@@ -184,6 +184,9 @@ func TestMCPRefusesBadFlags(t *testing.T) {
 		{"--descriptions", filepath.Join(dir, "missing.yaml")},
 		{"--descriptions", "../x=" + filepath.Join(dir, "a.yaml")},
 		{"--world", "mock:nope"},
+		{"--server", "far=http://example.com/mcp"},
+		{"--server", "nameless"},
+		{"--server", "w=mock:crm"},
 		{"--log-level", "loud"},
 	} {
 		code, _, stderr := runHerd(t, append([]string{"mcp", "--results-dir", dir}, args...)...)
@@ -288,4 +291,46 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestMCPLintServer lints a configured external server's tool list
+// (testdata/mcpserver over stdio).
+func TestMCPLintServer(t *testing.T) {
+	bin := testServer(t)
+	o := &mcpOptions{resultsDir: t.TempDir(), maxAgents: 100, maxRunTime: time.Minute, maxRuns: 1,
+		servers: []string{"weather=mcp+stdio:" + bin}}
+	cfg, err := o.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := herdmcp.New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: herdmcp.ToolLintServer, Arguments: map[string]any{"server": "weather"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md string
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			md += tc.Text
+		}
+	}
+	if r.IsError || !strings.Contains(md, "get_weather") || !strings.Contains(md, "create_note") {
+		t.Errorf("lint_server: isError %v\n%s", r.IsError, md)
+	}
 }
