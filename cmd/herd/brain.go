@@ -215,8 +215,8 @@ func (br *brainRun) finish(res *report.Results, chatter io.Writer) error {
 	if br.cassette != nil {
 		how = fmt.Sprintf("%s %s, %s exchanges, %s new", how, br.b.cassette, report.Thousands(int64(br.cassette.Len())), report.Thousands(int64(br.cassette.Added())))
 	}
-	fmt.Fprintf(chatter, "herd: model %s (%s): %s requests (%s with retries), %s tokens in, %s out\n",
-		m.Name, how, report.Thousands(u.Requests), report.Thousands(u.Attempts),
+	fmt.Fprintf(chatter, "herd: model %s (%s): %s requests (%s retried), %s tokens in, %s out\n",
+		m.Name, how, report.Thousands(u.Requests), report.Thousands(max(u.Attempts-u.Requests, 0)),
 		report.Thousands(u.PromptTokens), report.Thousands(u.OutputTokens))
 	return nil
 }

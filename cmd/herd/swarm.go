@@ -342,6 +342,7 @@ type swarmCmdOptions struct {
 	swarmOptions
 	targetArg  string // TARGET as given
 	transport  transportOptions
+	external   externalOptions
 	out        outputs
 	thresholds []string
 	strict     bool
@@ -349,6 +350,7 @@ type swarmCmdOptions struct {
 	otlp       string
 	brain      brainOptions
 	episodes   string
+	maxTools   int // a world or server with more tools is refused
 }
 
 func newSwarmCmd(s *streams) *cobra.Command {
@@ -386,6 +388,7 @@ hosts are contacted unless --allow-host names another.`,
 	o.addFlags(cmd)
 	o.transport.addFlags(cmd)
 	o.brain.addFlags(cmd)
+	o.external.addFlags(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.out.json, "json", "", "write the results document (JSON) to this file")
 	f.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
@@ -394,7 +397,9 @@ hosts are contacted unless --allow-host names another.`,
 	f.StringVar(&o.out.badge, "badge", "", "write a shields.io endpoint badge JSON to this file")
 	f.StringArrayVar(&o.thresholds, "threshold", nil, "readiness threshold, e.g. 'harmful<5%' or 'hide_contact:destroyed_data<1%' (repeatable)")
 	f.BoolVar(&o.strict, "strict", false, "an INCONCLUSIVE threshold fails the run too")
+	f.IntVar(&o.maxTools, "max-tools", defaultMaxTools, "refuse a world or server with more tools than this")
 	f.BoolVarP(&o.out.quiet, "quiet", "q", false, "print no summary, progress or run lines, only warnings and errors (the files and the exit code are the result)")
+	o.out.addTerminalFlags(f)
 	f.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, a line a second otherwise), always (a line a second), never")
 	f.StringVar(&o.episodes, "episodes", "", "write every finished episode (agent, goal, variant, outcome, first tool) to this file, one JSON line each, for herd calibrate")
 	f.StringVar(&o.otlp, "otlp", "", "export a span per episode and per tool call to this OTLP HTTP collector, e.g. http://127.0.0.1:4318 (tracing slows the run)")
@@ -437,6 +442,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) && o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
 	}
+	if err := o.external.refuse(o.targetArg, spec.Kind == target.KindInProcess || spec.Kind == target.KindServe); err != nil {
+		return err
+	}
 	reached, err := swarm.Reach(ctx, spec, o.targetOptions(), serve.StartLocalWorld)
 	if err != nil {
 		return flagErr(err)
@@ -450,6 +458,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
 	}
+	if err := o.external.refuse(o.targetArg, true); err != nil {
+		return err
+	}
 	if reached != nil && reached.Info != nil {
 		// A running herd world: run the world it serves, with its faults
 		// and variant unless the flags say otherwise.
@@ -458,6 +469,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	}
 	cfg, err := o.config(rs)
 	if err != nil {
+		return err
+	}
+	if err := checkToolCount("world "+cfg.World.Name, len(cfg.World.Tools), o.maxTools); err != nil {
 		return err
 	}
 	cfg.Load = load
@@ -523,6 +537,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		}
 	}
 
+	res.LintTokens = worldLintTokens(cfg)
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
 		printStats(o.chatter(s), plan.LoadStats(), res, cfg.Load.Pacer != nil)
@@ -615,6 +630,9 @@ func commandLine(o *swarmCmdOptions, rs runSettings, seed uint64) string {
 		commonFlags(rs.agents, seed, o.goals, o.mix, o.personas, cmp.Or(rs.Faults, engine.NoFaults), o.descriptions)...)
 	if len(rs.Variants) > 0 {
 		parts = append(parts, "--variant", strings.Join(rs.Variants, ","))
+	}
+	if o.maxTools > 0 && o.maxTools != defaultMaxTools { // 0: the default, as checkToolCount reads it
+		parts = append(parts, "--max-tools", strconv.Itoa(o.maxTools))
 	}
 	t := &o.transport
 	if t.worldFile != "" {
