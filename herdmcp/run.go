@@ -295,6 +295,7 @@ func (c *catalogue) execute(ctx context.Context, pr *preparedRun, progress runPr
 		return nil, "", fmt.Errorf("run %s: %w", pr.id, err)
 	}
 	res.Lint = lintFindings(pr.cfg)
+	res.LintTokens = lintTokens(pr.cfg)
 	if len(pr.thresholds) > 0 {
 		ts, err := report.ParseThresholds(res, pr.thresholds)
 		if err != nil {
@@ -321,7 +322,9 @@ func (c *catalogue) execute(ctx context.Context, pr *preparedRun, progress runPr
 		}
 	}
 	var summary bytes.Buffer
-	if err := report.Terminal(&summary, res, report.TerminalOptions{Plain: true}); err != nil {
+	// The one-screen summary suits a chat; read_results gives every table.
+	footer := []string{"every table: read_results " + pr.id}
+	if err := report.Terminal(&summary, res, report.TerminalOptions{Plain: true, Footer: footer}); err != nil {
 		return nil, "", fmt.Errorf("rendering the summary of run %s: %w", pr.id, err)
 	}
 	return out, summary.String(), nil
@@ -340,6 +343,29 @@ func lintFindings(cfg swarm.Config) []report.LintFinding {
 		}
 	}
 	return out
+}
+
+// lintTokens is what the tool definitions cost a model under each variant
+// of the run, as herd swarm records it.
+func lintTokens(cfg swarm.Config) []report.LintTokens {
+	tok, err := lint.NewTokenizer(lint.DefaultEncoding)
+	if err != nil {
+		return nil // the vocabularies are embedded: this does not happen
+	}
+	var out []report.LintTokens
+	for _, v := range cfg.Variants {
+		out = append(out, resultsTokens(v, tok.Cost(lint.FromWorld(cfg.World, v, cfg.Descriptions[v]))))
+	}
+	return out
+}
+
+// resultsTokens is a token cost as the results document holds it.
+func resultsTokens(variant string, c *lint.TokenCost) report.LintTokens {
+	lt := report.LintTokens{Variant: variant, Encoding: c.Encoding, Total: int64(c.Total)}
+	for _, t := range c.Tools {
+		lt.Tools = append(lt.Tools, report.LintToolTokens{Tool: t.Tool, Tokens: int64(t.Tokens)})
+	}
+	return lt
 }
 
 // outcomeCounts sums the document's counts over personas.

@@ -249,7 +249,7 @@ func TestRunMatchesInProcess(t *testing.T) {
 	if out.Seed != 11 || out.Agents != 400 || out.Partial || out.Episodes != 400 || out.Verdict == "" {
 		t.Fatalf("answer %+v", out)
 	}
-	for _, want := range []string{"seed 11", "replay:  herd swarm mock:crm --agents 400 --seed 11 --mix \"hasty=3,careful=1\"", "Misuse map", out.ResultsFile} {
+	for _, want := range []string{"seed 11", "replay:  herd swarm mock:crm --agents 400 --seed 11 --mix \"hasty=3,careful=1\"", "VERDICT", "read_results " + out.RunID, out.ResultsFile} {
 		if !strings.Contains(textOf(r), want) {
 			t.Errorf("answer text lacks %q:\n%s", want, textOf(r))
 		}
@@ -479,7 +479,8 @@ func TestReadingTools(t *testing.T) {
 		t.Errorf("describe_world: %.300s", textOf(d))
 	}
 	l := call(t, cs, ToolLintWorld, map[string]any{"world": "crm", "variants": []string{"ambiguous"}})
-	if lo := decode[LintOutput](t, l); l.IsError || lo.Counts.Errors+lo.Counts.Warnings == 0 || !slices.Equal(lo.Variants, []string{"ambiguous"}) {
+	if lo := decode[LintOutput](t, l); l.IsError || lo.Counts.Errors+lo.Counts.Warnings == 0 || !slices.Equal(lo.Variants, []string{"ambiguous"}) ||
+		len(lo.Tokens) != 1 || lo.Tokens[0].Total <= 0 || !strings.Contains(textOf(l), "tokens") {
 		t.Errorf("lint_world: %+v %s", lo, textOf(l))
 	}
 	e := call(t, cs, ToolExplain, map[string]any{"world": "crm", "goal": "hide_contact", "persona": "careful"})
@@ -587,7 +588,8 @@ func TestLintServer(t *testing.T) {
 	_, cs := connect(t, cfg, nil)
 	r := call(t, cs, ToolLintServer, map[string]any{"server": "notes"})
 	lo := decode[LintOutput](t, r)
-	if r.IsError || lo.World != "notes-server" || lo.Counts.Errors+lo.Counts.Warnings == 0 || !strings.Contains(textOf(r), "delete_note") {
+	if r.IsError || lo.World != "notes-server" || lo.Counts.Errors+lo.Counts.Warnings == 0 || !strings.Contains(textOf(r), "delete_note") ||
+		len(lo.Tokens) != 1 || lo.Tokens[0].Total <= 0 {
 		t.Errorf("lint_server: %+v\n%s", lo, textOf(r))
 	}
 	if !slices.Equal(asked, []string{"mcp+stdio:notes-server"}) {

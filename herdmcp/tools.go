@@ -192,6 +192,26 @@ type LintOutput struct {
 	World    string      `json:"world"`
 	Variants []string    `json:"variants"`
 	Counts   lint.Counts `json:"counts"`
+	// Tokens is what the tool definitions cost a model, per variant
+	// (lint.DefaultEncoding).
+	Tokens []report.LintTokens `json:"tokens"`
+}
+
+// tokenCosts counts what each variant's tool definitions cost a model,
+// and says so in a line per variant.
+func tokenCosts(variants []string, tools func(variant string) []lint.Tool) ([]report.LintTokens, string) {
+	tok, err := lint.NewTokenizer(lint.DefaultEncoding)
+	if err != nil {
+		return []report.LintTokens{}, ""
+	}
+	out := []report.LintTokens{}
+	var b strings.Builder
+	for _, v := range variants {
+		lt := resultsTokens(v, tok.Cost(tools(v)))
+		out = append(out, lt)
+		fmt.Fprintf(&b, "tool definitions under %s: %s tokens (%s)\n", v, report.Thousands(lt.Total), lt.Encoding)
+	}
+	return out, b.String()
 }
 
 func (s *Server) lintWorld(_ context.Context, _ *mcp.CallToolRequest, in LintInput) (*mcp.CallToolResult, *LintOutput, error) {
@@ -232,7 +252,8 @@ func (s *Server) lintWorld(_ context.Context, _ *mcp.CallToolRequest, in LintInp
 	if err := lint.WriteMarkdown(&md, doc.AtLeast(level)); err != nil {
 		return nil, nil, fmt.Errorf("rendering the lint report: %w", err)
 	}
-	return text(md.String()), &LintOutput{World: w.Name, Variants: variants, Counts: doc.Counts()}, nil
+	tokens, line := tokenCosts(variants, func(v string) []lint.Tool { return lint.FromWorld(w, v, descs[v]) })
+	return text(line + "\n" + md.String()), &LintOutput{World: w.Name, Variants: variants, Counts: doc.Counts(), Tokens: tokens}, nil
 }
 
 // LintServerInput is lint_server's input.
@@ -263,7 +284,8 @@ func (s *Server) lintServer(ctx context.Context, _ *mcp.CallToolRequest, in Lint
 	if err := lint.WriteMarkdown(&md, doc.AtLeast(level)); err != nil {
 		return nil, nil, fmt.Errorf("rendering the lint report: %w", err)
 	}
-	return text(md.String()), &LintOutput{World: name, Variants: []string{swarm.ExternalVariant}, Counts: doc.Counts()}, nil
+	tokens, line := tokenCosts([]string{swarm.ExternalVariant}, func(string) []lint.Tool { return tools })
+	return text(line + "\n" + md.String()), &LintOutput{World: name, Variants: []string{swarm.ExternalVariant}, Counts: doc.Counts(), Tokens: tokens}, nil
 }
 
 // descriptionsFor reads a configured descriptions file for world w:
