@@ -93,6 +93,7 @@ var commands = []func(*streams) *cobra.Command{
 	newInspectCmd,
 	newExplainCmd,
 	newCalibrateCmd,
+	newMCPCmd,
 }
 
 // run executes herd with args and returns the process exit code.
