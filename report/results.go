@@ -66,6 +66,27 @@ type Run struct {
 	Agents      int        `json:"agents"`          // agents in the whole run, not the shard
 	Shard       *Shard     `json:"shard,omitempty"` // absent when unsharded and after merge
 	Command     string     `json:"command"`         // the reproducing command line, without output flags
+	// Model is the language model that played the episodes in place of
+	// scripted personas (absent for a persona run).
+	Model *ModelRun `json:"model,omitempty"`
+}
+
+// ModelRun is the language model a run's episodes were played by. It
+// holds nothing secret: never the key, never the endpoint's address.
+type ModelRun struct {
+	Name string `json:"name"` // the model as the endpoint names it
+	// Endpoint is the kind of endpoint: "openai-chat-completions" (the
+	// OpenAI-compatible chat completions wire format with tool calling).
+	Endpoint string `json:"endpoint"`
+	// Cassette is the sha256 of the cassette the exchanges were recorded
+	// to or replayed from ("" for a live run with none): a replay of that
+	// file gives this document again, byte for byte.
+	Cassette     string   `json:"cassette,omitempty"`
+	Temperature  *float64 `json:"temperature,omitempty"`
+	MaxSteps     int      `json:"max_steps"`
+	Requests     int64    `json:"requests"`      // chat completions asked for
+	PromptTokens int64    `json:"prompt_tokens"` // as the endpoint reported them
+	OutputTokens int64    `json:"output_tokens"`
 }
 
 // WorldRef identifies the world a run used.

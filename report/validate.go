@@ -61,7 +61,22 @@ func (r *Results) validateFields() error {
 	if s := r.Run.Shard; s != nil && (s.Count < 1 || s.Index < 0 || s.Index >= s.Count) {
 		return fmt.Errorf("run.shard is %d of %d: want 0 ≤ index < count", s.Index, s.Count)
 	}
+	if m := r.Run.Model; m != nil {
+		if len(m.Name) > 256 || len(m.Endpoint) > 64 || len(m.Cassette) > 64 {
+			return fmt.Errorf("run.model: a name, endpoint or cassette hash longer than its limit")
+		}
+		for _, n := range []struct {
+			path string
+			v    int64
+		}{{"run.model.max_steps", int64(m.MaxSteps)}, {"run.model.requests", m.Requests},
+			{"run.model.prompt_tokens", m.PromptTokens}, {"run.model.output_tokens", m.OutputTokens}} {
+			if err := checkCount(n.path, n.v); err != nil {
+				return err
+			}
+		}
+	}
 	for i, m := range r.Run.Mix {
+
 		if m.Agents < 0 || m.Agents > MaxCount || m.Weight < 0 || math.IsNaN(m.Weight) || math.IsInf(m.Weight, 0) {
 			return fmt.Errorf("run.mix[%d] (%s): weight %v and agents %d must not be negative", i, m.Persona, m.Weight, m.Agents)
 		}

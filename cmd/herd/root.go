@@ -91,6 +91,7 @@ var commands = []func(*streams) *cobra.Command{
 	newValidateCmd,
 	newInspectCmd,
 	newExplainCmd,
+	newCalibrateCmd,
 }
 
 // run executes herd with args and returns the process exit code.

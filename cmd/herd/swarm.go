@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/herd-sh/herd/calibrate"
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/personas"
@@ -254,10 +255,21 @@ const maxMixWeight = 1e9
 func parseMix(s string, pack *personas.Pack) ([]swarm.MixEntry, error) {
 	if strings.TrimSpace(s) == "" {
 		var mix []swarm.MixEntry
+		// The pack's own weights when it gives them (a fitted pack does),
+		// else every persona alike.
+		weighted := false
 		for _, p := range pack.Personas {
-			mix = append(mix, swarm.MixEntry{Persona: p, Weight: 1})
+			weighted = weighted || p.Weight > 0
+		}
+		for _, p := range pack.Personas {
+			w := 1.0
+			if weighted {
+				w = p.Weight
+			}
+			mix = append(mix, swarm.MixEntry{Persona: p, Weight: w})
 		}
 		return mix, nil
+
 	}
 	var mix []swarm.MixEntry
 	seen := map[string]bool{}
@@ -336,6 +348,8 @@ type swarmCmdOptions struct {
 	progress   string
 	otlp       string
 	maxTools   int // a world or server with more tools is refused
+	brain      brainOptions
+	episodes   string
 }
 
 func newSwarmCmd(s *streams) *cobra.Command {
@@ -366,11 +380,13 @@ hosts are contacted unless --allow-host names another.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.targetArg = args[0]
 			o.set = recordGiven(cmd.Flags())
+			o.brain.readGiven(cmd.Flags())
 			return runSwarm(cmd.Context(), s, o)
 		},
 	}
 	o.addFlags(cmd)
 	o.transport.addFlags(cmd)
+	o.brain.addFlags(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.out.json, "json", "", "write the results document (JSON) to this file")
 	f.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
@@ -381,7 +397,9 @@ hosts are contacted unless --allow-host names another.`,
 	f.BoolVar(&o.strict, "strict", false, "an INCONCLUSIVE threshold fails the run too")
 	f.IntVar(&o.maxTools, "max-tools", defaultMaxTools, "refuse a world or server with more tools than this")
 	f.BoolVarP(&o.out.quiet, "quiet", "q", false, "print no summary, progress or run lines, only warnings and errors (the files and the exit code are the result)")
+	o.out.addTerminalFlags(f)
 	f.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, a line a second otherwise), always (a line a second), never")
+	f.StringVar(&o.episodes, "episodes", "", "write every finished episode (agent, goal, variant, outcome, first tool) to this file, one JSON line each, for herd calibrate")
 	f.StringVar(&o.otlp, "otlp", "", "export a span per episode and per tool call to this OTLP HTTP collector, e.g. http://127.0.0.1:4318 (tracing slows the run)")
 	return cmd
 }
@@ -416,6 +434,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if err := o.checkWorldFree(); err != nil {
 		return err
 	}
+	if err := o.brain.check(spec, o.set, o.transport.allowHosts); err != nil {
+		return err
+	}
 	if (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) && o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
 	}
@@ -447,6 +468,12 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	}
 	cfg.Load = load
 	cfg.Command = commandLine(o, rs, cfg.Seed)
+	var model *brainRun
+	if o.brain.on() {
+		if model, err = o.brain.start(o, &cfg); err != nil {
+			return err
+		}
+	}
 	if o.otlp != "" {
 		exp, err := otlp.New(ctx, o.otlp, otlpRun(cfg))
 		if err != nil {
@@ -454,6 +481,15 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		}
 		cfg.Observer = exp
 		defer flushOTLP(s, exp)
+	}
+	var episodes *calibrate.Log
+	if o.episodes != "" {
+		episodes = episodesLog(cfg, o.descriptions, playerName(&o.brain))
+		if cfg.Observer != nil {
+			cfg.Observer = observers{cfg.Observer, episodes}
+		} else {
+			cfg.Observer = episodes
+		}
 	}
 	plan, err := swarm.NewPlan(cfg)
 	if err != nil {
@@ -482,6 +518,18 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	}
 	res.Lint = lintFindings(cfg)
 	res.LintTokens = worldLintTokens(cfg)
+	if model != nil {
+		if err := model.finish(res, o.chatter(s)); err != nil {
+			return err
+		}
+	}
+	if episodes != nil {
+		// Written whatever happened: what finished is kept.
+		if err := writeFileAtomic(o.episodes, func(w io.Writer) error { _, err := episodes.WriteTo(w); return err }); err != nil {
+			return usageErr(err)
+		}
+	}
+
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
 		printStats(o.chatter(s), plan.LoadStats(), res, cfg.Load.Pacer != nil)
