@@ -82,15 +82,16 @@ func (t *Tokenizer) Count(s string) int {
 const countChunk = 256
 
 // chunkEnd is where the first chunk of s ends: all of s when it is short
-// enough; else before the last space that follows a word, in the second
-// half of the limit (the encoder starts a piece there, so the count does
-// not change); else at the limit, moved back to the start of a character.
+// enough; else at the last place in the second half of the limit where
+// the encoder starts a piece whatever the context (pieceStarts), so the
+// count does not change; else at the limit, moved back to the start of a
+// character.
 func chunkEnd(s string, limit int) int {
 	if len(s) <= limit {
 		return len(s)
 	}
 	for i := limit - 1; i > limit/2; i-- {
-		if s[i] == ' ' && !isSpaceByte(s[i-1]) {
+		if pieceStarts(s[i-1], s[i]) {
 			return i
 		}
 	}
@@ -105,6 +106,22 @@ func chunkEnd(s string, limit int) int {
 }
 
 func isSpaceByte(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// pieceStarts reports whether both encodings' pre-tokenizers always start
+// a piece between bytes a and b: at a space after a non-space (no piece
+// ends in a space), and at an ASCII punctuation mark other than an
+// apostrophe after a letter or digit (a run of letters takes no
+// punctuation but a contraction, and digits none at all; JSON
+// schemas are long runs of such marks without spaces).
+func pieceStarts(a, b byte) bool {
+	if b == ' ' {
+		return !isSpaceByte(a)
+	}
+	alnum := 'a' <= a && a <= 'z' || 'A' <= a && a <= 'Z' || '0' <= a && a <= '9'
+	punct := b < 0x80 && b > ' ' && b != 0x7f && b != '\'' &&
+		!('a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9')
+	return alnum && punct
+}
 
 // ToolTokens is what one tool's definition costs.
 type ToolTokens struct {
