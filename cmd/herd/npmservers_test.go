@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/herd-sh/herd/lint"
 )
@@ -58,7 +54,7 @@ func TestNPMReferenceServers(t *testing.T) {
 		"filesystem":          "mcp+stdio:node " + filepath.Join(bin, "mcp-server-filesystem") + " " + scratch,
 		"memory":              "mcp+stdio:env MEMORY_FILE_PATH=" + memory + " node " + filepath.Join(bin, "mcp-server-memory"),
 		"sequential-thinking": "mcp+stdio:node " + filepath.Join(bin, "mcp-server-sequential-thinking"),
-		"everything-http":     startEverythingHTTP(t, bin),
+		"everything-http":     startEverythingHTTP(t, filepath.Join(bin, "mcp-server-everything")),
 	}
 	for name, target := range targets {
 		t.Run(name, func(t *testing.T) {
@@ -86,41 +82,4 @@ func TestNPMReferenceServers(t *testing.T) {
 			}
 		})
 	}
-}
-
-// startEverythingHTTP starts server-everything's Streamable HTTP mode on
-// a free loopback port and returns its /mcp URL; the test ends it.
-func startEverythingHTTP(t *testing.T, bin string) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(bin, "mcp-server-everything"), "streamableHttp")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		_ = cmd.Wait()
-	})
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server-everything streamableHttp did not listen on %s within 20s", addr)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return "http://" + addr + "/mcp"
 }

@@ -81,6 +81,7 @@ var commands = []func(*streams) *cobra.Command{
 	newVersionCmd,
 	newWorldsCmd,
 	newNewCmd,
+	newDescriptionsCmd,
 	newSwarmCmd,
 	newReplayCmd,
 	newReportCmd,

@@ -342,14 +342,15 @@ type swarmCmdOptions struct {
 	swarmOptions
 	targetArg  string // TARGET as given
 	transport  transportOptions
+	external   externalOptions
 	out        outputs
 	thresholds []string
 	strict     bool
 	progress   string
 	otlp       string
-	maxTools   int // a world or server with more tools is refused
 	brain      brainOptions
 	episodes   string
+	maxTools   int // a world or server with more tools is refused
 }
 
 func newSwarmCmd(s *streams) *cobra.Command {
@@ -387,6 +388,7 @@ hosts are contacted unless --allow-host names another.`,
 	o.addFlags(cmd)
 	o.transport.addFlags(cmd)
 	o.brain.addFlags(cmd)
+	o.external.addFlags(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.out.json, "json", "", "write the results document (JSON) to this file")
 	f.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
@@ -440,6 +442,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) && o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
 	}
+	if err := o.external.refuse(o.targetArg, spec.Kind == target.KindInProcess || spec.Kind == target.KindServe); err != nil {
+		return err
+	}
 	reached, err := swarm.Reach(ctx, spec, o.targetOptions(), serve.StartLocalWorld)
 	if err != nil {
 		return flagErr(err)
@@ -452,6 +457,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	}
 	if o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
+	}
+	if err := o.external.refuse(o.targetArg, true); err != nil {
+		return err
 	}
 	if reached != nil && reached.Info != nil {
 		// A running herd world: run the world it serves, with its faults
@@ -517,7 +525,6 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		return codeErr(exitUnreachable, runErr)
 	}
 	res.Lint = lintFindings(cfg)
-	res.LintTokens = worldLintTokens(cfg)
 	if model != nil {
 		if err := model.finish(res, o.chatter(s)); err != nil {
 			return err
@@ -530,6 +537,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		}
 	}
 
+	res.LintTokens = worldLintTokens(cfg)
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
 		printStats(o.chatter(s), plan.LoadStats(), res, cfg.Load.Pacer != nil)

@@ -43,7 +43,9 @@ func ListTools(ctx context.Context, spec Spec, opts Options, maxTools int) (*mcp
 		}
 		cs, close, note = c, c.Close, func() string { return "" }
 	case KindStdio:
-		p, err := startProcess(ctx, spec.Command)
+		// A server's log lines on stdout are skipped here too: listing
+		// its tools must not fail where a run does not.
+		p, err := startProcess(ctx, spec.Command, &SkippedLines{})
 		if err != nil {
 			return nil, nil, err
 		}
