@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/pkoukk/tiktoken-go"
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
@@ -59,7 +60,68 @@ func (t *Tokenizer) Encoding() string { return t.name }
 // Count is the number of tokens of s. Special-token text in s
 // ("<|endoftext|>") is counted as ordinary text, as a model's input
 // encoder treats text that is not a control token.
-func (t *Tokenizer) Count(s string) int { return len(t.enc.EncodeOrdinary(s)) }
+//
+// s is encoded in chunks of at most countChunk bytes, cut before a space:
+// the encoder's pieces start at a space, so the count is the same as in
+// one go, but a piece never grows past a chunk. (Merging one piece costs
+// the square of its length: a hostile description of a megabyte without
+// a space would otherwise take hours.)
+func (t *Tokenizer) Count(s string) int {
+	n := 0
+	for len(s) > 0 {
+		cut := chunkEnd(s, countChunk)
+		n += len(t.enc.EncodeOrdinary(s[:cut]))
+		s = s[cut:]
+	}
+	return n
+}
+
+// countChunk bounds one call to the encoder: short enough that the
+// slowest piece (a run of one accented letter) costs tens of
+// microseconds, long enough that ordinary text is cut only between words.
+const countChunk = 256
+
+// chunkEnd is where the first chunk of s ends: all of s when it is short
+// enough; else at the last place in the second half of the limit where
+// the encoder starts a piece whatever the context (pieceStarts), so the
+// count does not change; else at the limit, moved back to the start of a
+// character.
+func chunkEnd(s string, limit int) int {
+	if len(s) <= limit {
+		return len(s)
+	}
+	for i := limit - 1; i > limit/2; i-- {
+		if pieceStarts(s[i-1], s[i]) {
+			return i
+		}
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if cut == 0 {
+		return limit
+	}
+	return cut
+}
+
+func isSpaceByte(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// pieceStarts reports whether both encodings' pre-tokenizers always start
+// a piece between bytes a and b: at a space after a non-space (no piece
+// ends in a space), and at an ASCII punctuation mark other than an
+// apostrophe after a letter or digit (a run of letters takes no
+// punctuation but a contraction, and digits none at all; JSON
+// schemas are long runs of such marks without spaces).
+func pieceStarts(a, b byte) bool {
+	if b == ' ' {
+		return !isSpaceByte(a)
+	}
+	alnum := 'a' <= a && a <= 'z' || 'A' <= a && a <= 'Z' || '0' <= a && a <= '9'
+	punct := b < 0x80 && b > ' ' && b != 0x7f && b != '\'' &&
+		!('a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9')
+	return alnum && punct
+}
 
 // ToolTokens is what one tool's definition costs.
 type ToolTokens struct {

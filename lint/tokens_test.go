@@ -107,3 +107,45 @@ func TestTokenThresholds(t *testing.T) {
 		}
 	}
 }
+
+// Chunked counting gives the encoder's own count for ordinary text, and
+// bounds the work for a text without spaces.
+func TestCountInChunks(t *testing.T) {
+	tok, err := NewTokenizer(DefaultEncoding)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("Fetch one note by its id and return its title, body and tags; read-only.  Use it before  update_note. ", 400)
+	if len(text) <= 4*countChunk {
+		t.Fatalf("the text (%d bytes) does not span several chunks", len(text))
+	}
+	if got, want := tok.Count(text), len(tok.enc.EncodeOrdinary(text)); got != want {
+		t.Errorf("chunked count %d, the encoder's %d", got, want)
+	}
+	// A schema's JSON has long runs without a space.
+	schema := Definition(Tool{Name: "add_observations", Description: "Add new observations to existing entities.",
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"observations": map[string]any{
+			"type": "array", "description": "An array of observations to add, each with the entity's name and its contents",
+			"items": map[string]any{"type": "object", "properties": map[string]any{
+				"entityName": map[string]any{"type": "string", "description": "The name of the entity to add the observations to"},
+				"contents":   map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "An array of observation contents to add"},
+			}, "required": []any{"entityName", "contents"}, "additionalProperties": false}}},
+			"required": []any{"observations"}, "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}})
+	for _, enc := range Encodings {
+		tk, err := NewTokenizer(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := tk.Count(schema), len(tk.enc.EncodeOrdinary(schema)); got != want {
+			t.Errorf("%s: a definition with a schema: chunked count %d, the encoder's %d", enc, got, want)
+		}
+	}
+	// A megabyte of one letter: merged piece by piece it would never end.
+	if n := tok.Count(strings.Repeat("a", 1<<20)); n <= 0 || n > 1<<20 {
+		t.Errorf("a megabyte without a space: %d tokens", n)
+	}
+	// Multi-byte characters are never cut in half.
+	if n := tok.Count(strings.Repeat("é", 3*countChunk)); n <= 0 {
+		t.Errorf("accented text: %d tokens", n)
+	}
+}

@@ -1,6 +1,9 @@
 package report
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // LintTokens is what one variant's tool definitions cost a model, as the
 // description lint counted them: each tool's name, description and input
@@ -42,4 +45,18 @@ func (r *Results) validateLintTokens() error {
 		}
 	}
 	return nil
+}
+
+// lintTokenTotals is the token total of each variant's tool definitions,
+// for the one lint line of a summary: "890 tokens (o200k_base)", or
+// "clear 890, ambiguous 512 tokens (o200k_base)".
+func lintTokenTotals(lts []LintTokens) string {
+	parts := make([]string, len(lts))
+	for i, lt := range lts {
+		parts[i] = Thousands(lt.Total)
+		if len(lts) > 1 {
+			parts[i] = lt.Variant + " " + parts[i]
+		}
+	}
+	return strings.Join(parts, ", ") + " tokens (" + lts[0].Encoding + ")"
 }

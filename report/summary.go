@@ -364,6 +364,9 @@ func LintSummary(res *Results) string {
 		parts[i] = plural(counts[l], l)
 	}
 	s := "lint: " + strings.Join(parts, ", ")
+	if len(res.LintTokens) > 0 {
+		s += "; tool definitions " + lintTokenTotals(res.LintTokens)
+	}
 	if src := res.Run.World.Source; src != "" {
 		s += " — herd lint " + src
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -219,41 +218,6 @@ func lintInterrupted(ctx context.Context, err error) error {
 		return codeErr(code, fmt.Errorf("lint: %w", context.Cause(ctx)))
 	}
 	return err
-}
-
-// printLintSummary is the one line a run prints of its lint findings
-// and token counts (the results files hold them all; herd lint shows
-// them).
-func printLintSummary(w io.Writer, res *report.Results) {
-	if len(res.Lint) == 0 && len(res.LintTokens) == 0 {
-		return
-	}
-	var c lint.Counts
-	tools := map[string]bool{}
-	for _, f := range res.Lint {
-		tools[f.Tool] = true
-		switch f.Level {
-		case lint.LevelError:
-			c.Errors++
-		case lint.LevelWarning:
-			c.Warnings++
-		default:
-			c.Infos++
-		}
-	}
-	line := fmt.Sprintf("Description lint: %s on %s", c, nounCount(len(tools), "tool", "tools"))
-	if len(res.LintTokens) > 0 {
-		var parts []string
-		for _, lt := range res.LintTokens {
-			p := report.Thousands(lt.Total)
-			if len(res.LintTokens) > 1 {
-				p = lt.Variant + " " + p
-			}
-			parts = append(parts, p)
-		}
-		line += fmt.Sprintf("; tool definitions %s tokens (%s)", strings.Join(parts, ", "), res.LintTokens[0].Encoding)
-	}
-	fmt.Fprintf(w, "\n%s (herd lint lists them; the results files hold them)\n", line)
 }
 
 // worldLintTokens counts, per variant of a run, what the world's tool

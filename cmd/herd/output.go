@@ -166,7 +166,6 @@ func finishRun(s *streams, res *report.Results, out outputs, thresholds []string
 		}); err != nil {
 			return exitUsage, err
 		}
-		printLintSummary(s.out, res)
 	}
 	return report.ExitCode(res.Thresholds, strict), nil
 }
