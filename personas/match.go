@@ -104,17 +104,17 @@ func (mt *matcher) find(a string, asVerb bool, seqs ...[]string) matches {
 // does: a tool that raises is likely, not surely, how to bump up.
 const particleWeight = 0.4
 
-// findVerb is find for an intent's verb, and for the senses of its
-// particle at particleWeight. Those senses are broad ("raise" a priority,
-// "raise" a problem), so they are looked for only where a tool names its
-// action.
+// findVerb is find for an intent's verb, and for its other senses (a
+// particle's, at particleWeight; a stop for a while's, a new value's) at
+// their weights. Those senses are broad ("raise" a priority, "raise" a
+// problem), so they are looked for only where a tool names its action.
 func (mt *matcher) findVerb(in *intent, seqs ...[]string) matches {
 	ms := mt.find(in.verb, true, seqs...)
 	for _, s := range in.senses {
-		alt := mt.find(s, true, seqs...)
+		alt := mt.find(s.key, true, seqs...)
 		for _, w := range alt {
 			if w.kind != relNone {
-				w.weight *= particleWeight
+				w.weight *= s.weight
 				ms.add(w)
 			}
 		}

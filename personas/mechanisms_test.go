@@ -173,3 +173,79 @@ func TestClosedCompoundsArePhrases(t *testing.T) {
 		t.Errorf("roll back = rollback, even word for word: confidence %.2f, %+v", c, sc)
 	}
 }
+
+// A placeholder that opens a clause is the clause's subject: "{{name}}
+// finds the plan too expensive" states a situation, and the request is the
+// clause in the imperative.
+func TestClauseSubjectIsNoRequest(t *testing.T) {
+	if got := subjectPlaceholders("{{target.name}} finds it too dear: lower the {{knows.x}} price"); got != "they finds it too dear: lower the {{knows.x}} price" {
+		t.Errorf("subjectPlaceholders: %q", got)
+	}
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "search_items", kind: "list", text: "Search items by name. Read-only."},
+		{name: "archive_item", kind: "custom", text: "Archive an item."},
+	}
+	_, m, g := readerScores(t, "{{target.name}} finds the item useless: archive it", tools, "", careful)
+	if v := m.ExplainChoice(careful, g).Actions[0].Verb; v != stem("archive") {
+		t.Errorf("the verb of a goal whose first clause is a statement: %q, want archive", v)
+	}
+}
+
+// A stop said for a while is a pause: "stop charging them for now … pick
+// it up again" finds pause_item, which neither the goal's words nor
+// WordNet's senses of stop name; without "for now" it does not.
+func TestStopForAWhileIsAPause(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "cancel_item", kind: "custom", text: "Cancel an item.", destructive: true},
+		{name: "pause_item", kind: "custom", text: "Pause an item."},
+	}
+	sc, _, _ := readerScores(t, "Stop billing the item for now, so we can pick it up again when they are back", tools, "", careful)
+	if p := pOf(sc, "pause_item"); p < 0.8 {
+		t.Errorf("a stop for a while: pause_item %.3f, want most", p)
+	}
+	sc, _, _ = readerScores(t, "Stop billing the item", tools, "", careful)
+	if pp, pc := pOf(sc, "pause_item"), pOf(sc, "cancel_item"); pp >= pc {
+		t.Errorf("a stop not said for a while is not read as a pause: pause %.3f, cancel %.3f", pp, pc)
+	}
+}
+
+// A goal that hands the reader a new value for one of the record's
+// fields asks for an update, whatever its verb.
+func TestNewFieldValueReadsAsUpdate(t *testing.T) {
+	in := intent{verb: stem("downgrade")}
+	in.readNewValue([]string{"name", "new_plan"}, func(f string) bool { return f == "plan" })
+	if !slices.ContainsFunc(in.senses, func(s verbSense) bool { return s.key == key("update") }) {
+		t.Errorf("new_plan for a record with a plan: senses %v, want update among them", in.senses)
+	}
+	in = intent{verb: stem("downgrade")}
+	in.readNewValue([]string{"name", "new_colour"}, func(f string) bool { return f == "plan" })
+	if len(in.senses) != 0 {
+		t.Errorf("a new value for no field of the record: senses %v, want none", in.senses)
+	}
+}
+
+// A slip skips the fine print but not a reason it saw against a tool: a
+// careful agent under bare names slips to the destructive tool now and
+// then, and under a shouted warning on that tool's first lines it
+// (almost) never does, though the other tools are as bare as before.
+func TestSlipHeedsWhatItSawAgainstATool(t *testing.T) {
+	careful := Builtin().Get("careful")
+	intent := "Set the item aside for now but keep its history"
+	bare := []rtool{
+		{name: "update_item", kind: "custom", text: "Update an item."},
+		{name: "delete_item", kind: "custom", text: "Delete an item.", destructive: true},
+		{name: "shelve_item", kind: "custom", text: "Shelve an item."},
+		{name: "create_item", kind: "custom", text: "Create an item."},
+	}
+	shouted := slices.Clone(bare)
+	shouted[1].text = "Delete an item. WARNING: ITS WHOLE HISTORY IS DESTROYED. THIS CANNOT BE UNDONE."
+	sb, _, _ := readerScores(t, intent, bare, "", careful)
+	ss, _, _ := readerScores(t, intent, shouted, "", careful)
+	pb, ps := pOf(sb, "delete_item"), pOf(ss, "delete_item")
+	t.Logf("delete: bare %.4f, shouted %.4f", pb, ps)
+	if !(pb > 0.005 && ps < pb/4) {
+		t.Errorf("a slip heeds a shouted warning: delete bare %.4f, shouted %.4f (want under a quarter)", pb, ps)
+	}
+}

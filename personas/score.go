@@ -389,21 +389,53 @@ func lapseShare(scores []float64, informed float64) float64 {
 	return lapseRate * (1 - lead*informed)
 }
 
-// lapse mixes a slip's flatter distribution into d: with probability
-// share the agent picks at temperature max(noise, lapseNoise).
-func (d *dist) lapse(share, noise float64) {
-	if share <= 0 || len(d.weights) < 2 {
+// slipTraits is how a reader reads in a slip: a reader of everything
+// skims, as a first-sentence reader does (the fine print, annotations and
+// parameter docs go unread); a skimmer or a reader of names reads as it
+// always does.
+func slipTraits(tr Traits) Traits {
+	if levelOf(tr.Attention) == seeEverything {
+		tr.Attention = slipAttention
+	}
+	return tr
+}
+
+// slipAttention is the attention of a slip of a reader of everything: a
+// first-sentence reader's.
+const slipAttention = 0.5
+
+// against is what a tool's visible text said against it for this goal:
+// the negative parts of its score (a warning, a pointer to another tool, a
+// denial or the opposite action, a disagreement of name and text, a read
+// tool for a change).
+func against(p *ScoreParts) float64 {
+	return math.Min(p.Words, 0) + math.Min(p.Cues, 0) + math.Min(p.Redirect, 0) + math.Min(p.Trust, 0) + p.Mismatch
+}
+
+// lapse mixes a slip into d: with probability share the agent picks from
+// the scores of its slip reading (slipTraits), at temperature max(noise,
+// lapseNoise) for what draws it to a tool, but at its own noise for what
+// it saw against one and for list order. A slip is grabbing a tool without
+// weighing which fits best, not overriding a reason the reader saw not to
+// take it: a shouted warning, a "see suspend_user" or a "not for…" stops
+// the hand in a slip too, while a tool that looks fine on a skim is as
+// likely as any, the earlier-listed a little more.
+func (d *dist) lapse(share, noise float64, slip []ScoreParts) {
+	if share <= 0 || len(d.weights) < 2 || len(slip) != len(d.weights) {
 		return
 	}
 	flat := math.Max(noise, lapseNoise)
 	hi := math.Inf(-1)
-	for _, s := range d.scores {
-		hi = math.Max(hi, s)
+	for i := range slip {
+		hi = math.Max(hi, slip[i].Score)
 	}
 	sharp, loose := 0.0, 0.0
-	fw := make([]float64, len(d.scores))
-	for i, s := range d.scores {
-		fw[i] = math.Exp(sharpness * (s - hi) / flat)
+	fw := make([]float64, len(slip))
+	for i := range slip {
+		// What the slip keeps at the agent's own noise: reasons against a
+		// tool, and the pull of list order, which is what a grab goes by.
+		kept := against(&slip[i]) + slip[i].Order
+		fw[i] = math.Exp(sharpness*(slip[i].Score-hi)/flat + sharpness*kept*(1/noise-1/flat))
 		loose += fw[i]
 		sharp += d.weights[i]
 	}
