@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/herd-sh/herd/engine"
 )
 
 // An emoji-sectioned description puts an icon on every line: the icon on
@@ -247,5 +249,21 @@ func TestSlipHeedsWhatItSawAgainstATool(t *testing.T) {
 	t.Logf("delete: bare %.4f, shouted %.4f", pb, ps)
 	if !(pb > 0.005 && ps < pb/4) {
 		t.Errorf("a slip heeds a shouted warning: delete bare %.4f, shouted %.4f (want under a quarter)", pb, ps)
+	}
+}
+
+// An error message answers the agent's own call and is read whole by any
+// reader of text: what to do often comes after the refusal.
+func TestFirstSentenceReaderReadsTheWholeErrorMessage(t *testing.T) {
+	tools := []rtool{
+		{name: "delete_item", kind: "custom", text: "Delete an item.", destructive: true},
+		{name: "shelve_item", kind: "custom", text: "Shelve an item."},
+	}
+	_, m, _ := readerScores(t, "Set the item aside", tools, "", Builtin().Get("novice"))
+	e := &engine.ToolError{Code: "has_history", Message: "item i_0001 has a long history kept for the auditors and cannot be deleted; set it aside with shelve_item instead"}
+	for _, lv := range []attentionLevel{seeFirst, seeEverything} {
+		if r := m.readMessage(0, e, lv); r.tool != 1 {
+			t.Errorf("level %d: the message points to tool %d, want shelve_item (1)", lv, r.tool)
+		}
 	}
 }
