@@ -138,6 +138,9 @@ func (m *Model) ExplainChoice(p *Persona, g *engine.Goal) Explanation {
 					te.Cues = append(te.Cues, CueExplanation{Kind: cueKindNames[k], Count: round4(n)})
 				}
 			}
+			if in.later && v.now > 0 {
+				te.Cues = append(te.Cues, CueExplanation{Kind: "acts at once", Count: round4(v.now)})
+			}
 			for k, r := range v.redirects {
 				te.Redirects = append(te.Redirects, RedirectExplains{Tool: m.world.Tools[r.other].Name, Away: r.away,
 					Purpose: append([]string(nil), r.purpose...), Relevance: round4(relevance(tm.relevance[k], lit))})

@@ -29,6 +29,7 @@ type intent struct {
 	reads    bool         // the verb only asks to look something up
 	preserve bool         // keep, preserve, history, without, not…: loss cues matter
 	repeat   bool         // once, only…: repeat cues matter
+	later    bool         // "end it then", "at the end of the period": a tool that acts at once acts too early
 }
 
 var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",
@@ -136,7 +137,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			if lightVerbs[w] {
 				continue
 			}
-			if isAction(w) && !slices.Contains(verbs, w) {
+			if (isAction(w) || i == 0 && opensWithVerbAndObject(raw)) && !slices.Contains(verbs, w) {
 				verbs = append(verbs, w)
 			} else if !isAction(w) && unknown == "" {
 				unknown = w
@@ -322,10 +323,11 @@ var stoppingVerbs = stemSet("stop", "halt", "cease", "end", "block", "close", "s
 // is a stop for a while.
 var temporaryVerbs = stemSet("pause", "suspend", "disable", "hold", "deactivate")
 
-// forAWhile says an action is meant to last only a while: "for now", "for
-// two months", "temporarily", "until…", "turn it back on", "pick it up
-// again", "come back".
-var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|until\b|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|come\s+back|be\s+back|resume\b|later\b)`)
+// forAWhile says a stop is meant to last only a while: "for now", "for
+// two months", "temporarily", "turn it back on", "pick it up again", "come
+// back". Not "until" ("let it run until the period ends, then end it" ends
+// it for good) and not "later".
+var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|come\s+back|be\s+back|resume\b)`)
 
 // temporaryWeight is how surely a stop said for a while is a pause: as
 // surely as a domain lexicon's family member (hide ≈ suspend).
@@ -366,3 +368,24 @@ func (in *intent) readNewValue(keys []string, fields func(string) bool) {
 		}
 	}
 }
+
+// opensWithVerbAndObject reports whether a clause starts with a word
+// followed by an object ("end it then", "end the trial"): whatever general
+// English mostly uses that word for, there it is in a verb's place.
+func opensWithVerbAndObject(clause string) bool {
+	f := strings.Fields(strings.ToLower(clause))
+	if len(f) < 2 || stopWords[f[0]] {
+		return false
+	}
+	return intentObjects[strings.Trim(f[1], ",.;:!?")]
+}
+
+var intentObjects = setOf("it", "them", "this", "that", "these", "those", "the", "its", "their", "his", "her", "my", "our", "your")
+
+// whenLater says a goal's action is to take effect later, not at once:
+// "… until the end of the period they paid for, and end it then", "close
+// it at the end of the month", "when the trial runs out".
+var whenLater = regexp.MustCompile(`(?i)\b(?:\w+\s+(?:it|them)\s+then\b|at\s+the\s+end\s+of|until\s+the\s+end|when\s+[^,;:]*\b(?:ends?|is\s+over|runs?\s+out|expires?))`)
+
+// readWhen marks an intent whose action is to take effect later.
+func (in *intent) readWhen(text string) { in.later = whenLater.MatchString(text) }

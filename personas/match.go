@@ -157,7 +157,7 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 			tm := &rd.tools[ti][lv]
 			tm.verbPlace = mt.findVerb(&in, v.verbs)
 			tm.incidental = mt.find(in.verb, true, v.words) // a particle's sense counts only where a tool names its action
-			tm.negated = mt.find(in.verb, true, v.negated)
+			tm.negated = mt.findVerb(&in, v.negated)        // "not for changing a plan" denies a downgrade read as a change
 			tm.opposed = mt.opposition(in.verb, v.verbs)
 			tm.also = mt.find(in.verb, true, v.also)
 			tm.ctx = make([]matches, len(in.words))
@@ -168,8 +168,11 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 			}
 			if len(v.redirects) > 0 {
 				tm.relevance = make([][]matches, len(v.redirects))
-				all := make([]string, 0, len(in.words)+1)
+				all := make([]string, 0, len(in.words)+len(in.senses)+1)
 				all = append(all, in.verb)
+				for _, s := range in.senses {
+					all = append(all, s.key) // what the goal asks in other words is what a purpose may name
+				}
 				for _, iw := range in.words {
 					all = append(all, iw.stem)
 				}

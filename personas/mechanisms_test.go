@@ -267,3 +267,60 @@ func TestFirstSentenceReaderReadsTheWholeErrorMessage(t *testing.T) {
 		}
 	}
 }
+
+// "To change an item's colour, use update_item" on create_item says
+// create_item is not how to change the colour: for a goal the purpose
+// describes, it is a denial, and the tool loses whatever words it shares.
+func TestRedirectWithAFittingPurposeDenies(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "create_item", kind: "custom", text: "Create a new item with a colour. To change an existing item's colour, use update_item."},
+		{name: "update_item", kind: "custom", text: "Update an item."},
+	}
+	_, m, g := readerScores(t, "Recolour the item: change its colour to blue", tools, "", careful)
+	if a := partOf(m.Explain(careful, g), "create_item").Action; a >= 0 {
+		t.Errorf("create_item's redirect for changing a colour: action %.3f, want a denial (< 0)", a)
+	}
+	_, m, g = readerScores(t, "Make a new blue item", tools, "", careful)
+	if a := partOf(m.Explain(careful, g), "create_item").Action; a <= 0 {
+		t.Errorf("the same redirect does not deny creating: action %.3f, want > 0", a)
+	}
+}
+
+// "resume_x picks up where it left off" describes another tool; it sends
+// the reader nowhere.
+func TestPhrasalPickUpIsNoRedirect(t *testing.T) {
+	tools := []rtool{
+		{name: "pause_item", kind: "custom", text: "Pause an item, so resume_item picks up where it left off."},
+		{name: "resume_item", kind: "custom", text: "Resume an item."},
+	}
+	_, m, g := readerScores(t, "Pause the item", tools, "", Builtin().Get("careful"))
+	for _, te := range m.ExplainChoice(Builtin().Get("careful"), g).Actions[0].Tools {
+		if te.Tool == "pause_item" && len(te.Redirects) > 0 {
+			t.Errorf("pause_item's 'resume_item picks up where it left off' read as a redirect: %+v", te.Redirects)
+		}
+	}
+}
+
+// "… and end it then": a word that opens a clause with an object is in a
+// verb's place, and a goal that says when is not done by a tool that says
+// it acts at once.
+func TestEndItThenIsLaterNotNow(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "cancel_item", kind: "custom", text: "Cancel an item immediately: it ends now."},
+		{name: "schedule_item_end", kind: "custom", text: "Schedule an item to end when its term does."},
+	}
+	_, m, g := readerScores(t, "Let the item run until the end of its term, and end it then", tools, "", careful)
+	ex := m.ExplainChoice(careful, g)
+	if v := ex.Actions[0].Verb; v != stem("end") {
+		t.Fatalf("verb %q, want end", v)
+	}
+	if c := partOf(m.Explain(careful, g), "cancel_item").Cues; c >= 0 {
+		t.Errorf("a tool that acts at once for a goal that says later: cues %.3f, want a warning (< 0)", c)
+	}
+	_, m, g = readerScores(t, "End the item", tools, "", careful)
+	if c := partOf(m.Explain(careful, g), "cancel_item").Cues; c != 0 {
+		t.Errorf("a goal that does not say when: cues %.3f, want 0", c)
+	}
+}

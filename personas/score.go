@@ -110,6 +110,7 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		best = math.Max(best, actionMatch(&rd.tools[ti][lv], lit))
 	}
 	unsure := unsureGate * (1 - math.Min(best, 1))
+	isCand := pos0(cands)
 	for i, ti := range cands {
 		pos[ti] = i
 		v := &rd.views[ti][lv]
@@ -117,6 +118,13 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		p := &parts[i]
 		p.Tool = m.world.Tools[ti].Name
 		a := actionMatch(tm, lit)
+		// "To change the plan, use update_subscription" on a tool says
+		// that tool is not how to change the plan: for a goal the
+		// redirect's purpose describes, it is a denial, as "not for
+		// changing a plan" is, and wins over a weaker match of the verb.
+		if d := m.redirectDenial(rd, ti, lv, isCand, tr); d > 0 && d >= math.Max(a, 0) {
+			a = -d
+		}
 		p.Action = a
 		p.Context = contextMatch(in, tm, lit)
 		gate := math.Max(a, 0)
@@ -139,6 +147,12 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		}
 		if in.repeat {
 			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cueRepeatReassure])*gate - warnWeight*saturate(v.cues[cueRepeatWarn]))
+		}
+		// A goal that says when ("end it then", "at the end of the
+		// period") is not done by a tool that says it acts at once: the
+		// reader weighs "immediately" as a warning.
+		if in.later {
+			p.Cues -= tr.Caution * warnWeight * saturate(v.now)
 		}
 		if v.disagree != "" && (in.preserve || in.repeat || !destroys) {
 			p.Trust = -tr.Caution * distrustWeight
@@ -181,6 +195,28 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		parts[i].Score = base[i] + parts[i].Redirect
 	}
 	return parts, confidence
+}
+
+// redirectDenial is how surely tool ti's text says it is not the way to
+// do the reading's action: the strongest of its redirects to another
+// candidate ("to X, use Y"; "use Y instead"), as attention × how much the
+// redirect's purpose describes the goal. 0 when it sends the reader
+// nowhere.
+func (m *Model) redirectDenial(rd *reading, ti int, lv attentionLevel, isCand func(int) bool, tr Traits) float64 {
+	tm := &rd.tools[ti][lv]
+	d := 0.0
+	for k, r := range rd.views[ti][lv].redirects {
+		if r.away || r.other == ti || !isCand(r.other) {
+			continue
+		}
+		d = math.Max(d, tr.Attention*relevance(tm.relevance[k], tr.Literalness))
+	}
+	return d
+}
+
+// pos0 reports whether a tool is among the candidates.
+func pos0(cands []int) func(int) bool {
+	return func(ti int) bool { return slices.Contains(cands, ti) }
 }
 
 // scoreParts scores candidates for an intent made after the model was
