@@ -90,7 +90,8 @@ var politeFrame = regexp.MustCompile(`^(?i)\s*(?:(?:hi|hello|hey)[,!]?\s+)?(?:(?
 func parseIntentWith(text string, isAction, strong func(string) bool, r *relater) []intent {
 	var words []string
 	var verbs []string
-	unknown := "" // the first imperative clause's first word, when no action word starts any
+	var restated []string // verbs of clauses that explain the first action
+	unknown := ""         // the first imperative clause's first word, when no action word starts any
 	seen := map[string]bool{}
 	addWord := func(w string) {
 		if !seen[w] && !lightVerbs[w] {
@@ -99,8 +100,22 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		}
 	}
 	text = text[len(politeFrame.FindString(text)):]
-	for _, raw := range clauseBreak.Split(text, -1) {
-		raw = raw[len(politeFrame.FindString(raw)):]
+	// A colon after a request explains it: "Tag the release: mark commit
+	// c_1 as v2.4" asks for one action, said twice. The verb of the clause
+	// right after such a colon is a sense of the first action, not a
+	// second action.
+	type clause struct {
+		raw      string
+		explains bool
+	}
+	var cls []clause
+	for pi, part := range strings.Split(text, ":") {
+		for ci, raw := range clauseBreak.Split(part, -1) {
+			cls = append(cls, clause{raw: raw, explains: pi > 0 && ci == 0})
+		}
+	}
+	for _, cl := range cls {
+		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
 		ws := rewriteIdioms(stems(raw))
 		aug, _ := r.augment(ws)
 		for _, w := range ws {
@@ -114,6 +129,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		if !imperative(raw) {
 			continue
 		}
+		restating := cl.explains && len(verbs) > 0
 		for i, w := range ws {
 			if _, first := r.augment(ws[i:]); len(first) > 0 {
 				// "take down" is an action; "go ahead" is a light verb's
@@ -128,7 +144,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 					}
 				}
 				if k != "" {
-					if !slices.Contains(verbs, k) {
+					if restating {
+						restated = append(restated, k)
+					} else if !slices.Contains(verbs, k) {
 						verbs = append(verbs, k)
 					}
 					break
@@ -137,7 +155,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			if lightVerbs[w] {
 				continue
 			}
-			if (isAction(w) || i == 0 && opensWithVerbAndObject(raw)) && !slices.Contains(verbs, w) {
+			if restating && (isAction(w) || i == 0 && opensWithVerbAndObject(raw)) {
+				restated = append(restated, w)
+			} else if (isAction(w) || i == 0 && opensWithVerbAndObject(raw)) && !slices.Contains(verbs, w) {
 				verbs = append(verbs, w)
 			} else if !isAction(w) && unknown == "" {
 				unknown = w
@@ -174,6 +194,11 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	out := make([]intent, len(verbs))
 	for i, v := range verbs {
 		out[i] = newIntent(words, v)
+	}
+	// The verb of a clause that explains the first action after a colon
+	// is that action in other words: it matches as fully as the verb.
+	for _, k := range restated {
+		out[0].addSense(k, 1)
 	}
 	return out
 }

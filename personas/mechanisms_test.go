@@ -324,3 +324,22 @@ func TestEndItThenIsLaterNotNow(t *testing.T) {
 		t.Errorf("a goal that does not say when: cues %.3f, want 0", c)
 	}
 }
+
+// A colon after a request explains it: "Tag the release: mark commit c_1
+// as v2" is one action, and mark is that action in other words.
+func TestColonRestatesTheAction(t *testing.T) {
+	r := newRelater(nil)
+	ins := parseIntent("Tag the release: mark commit c_1 as version v2", r.isAction, r)
+	if len(ins) != 1 || ins[0].verb != stem("tag") {
+		t.Fatalf("actions %+v, want one, tag", ins)
+	}
+	if !slices.ContainsFunc(ins[0].senses, func(s verbSense) bool { return s.key == stem("mark") && s.weight == 1 }) {
+		t.Errorf("senses %+v, want mark at full weight", ins[0].senses)
+	}
+	if ins := parseIntent("The build broke: revert commit c_1", r.isAction, r); len(ins) != 1 || ins[0].verb != stem("revert") {
+		t.Errorf("a statement before the colon: actions %+v, want revert", ins)
+	}
+	if ins := parseIntent("Return the lamp and refund me", r.isAction, r); len(ins) != 2 {
+		t.Errorf("two requests joined by and stay two actions: %+v", ins)
+	}
+}

@@ -136,14 +136,15 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		}
 		// A reassurance makes a fitting tool safer; it does not make an
 		// unfitting one fit. A warning lowers any tool.
+		lossWarn := v.cues[cuePreserveWarn]
 		switch {
 		case in.preserve:
-			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cuePreserveReassure])*gate - warnWeight*saturate(v.cues[cuePreserveWarn]))
+			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cuePreserveReassure])*gate - warnWeight*saturate(lossWarn))
 		case !destroys:
 			// Irreversible loss is to be avoided whenever the goal does
 			// not ask for it, said or not: the warnings weigh. A promise
 			// to keep data only matters to a goal that says keep.
-			p.Cues -= tr.Caution * warnWeight * saturate(v.cues[cuePreserveWarn])
+			p.Cues -= tr.Caution * warnWeight * saturate(lossWarn)
 		}
 		if in.repeat {
 			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cueRepeatReassure])*gate - warnWeight*saturate(v.cues[cueRepeatWarn]))
