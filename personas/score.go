@@ -443,10 +443,12 @@ const slipAttention = 0.5
 
 // against is what a tool's visible text said against it for this goal:
 // the negative parts of its score (a warning, a pointer to another tool, a
-// denial or the opposite action, a disagreement of name and text, a read
-// tool for a change).
+// denial or the opposite action, a read tool for a change). Not a
+// disagreement of name and text: a slip takes the text it skims at face
+// value, and seeing that the text contradicts the name takes the
+// comparison the slip skipped.
 func against(p *ScoreParts) float64 {
-	return math.Min(p.Words, 0) + math.Min(p.Cues, 0) + math.Min(p.Redirect, 0) + math.Min(p.Trust, 0) + p.Mismatch
+	return math.Min(p.Words, 0) + math.Min(p.Cues, 0) + math.Min(p.Redirect, 0) + p.Mismatch
 }
 
 // lapse mixes a slip into d: with probability share the agent picks from
