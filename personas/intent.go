@@ -90,8 +90,7 @@ var politeFrame = regexp.MustCompile(`^(?i)\s*(?:(?:hi|hello|hey)[,!]?\s+)?(?:(?
 func parseIntentWith(text string, isAction, strong func(string) bool, r *relater) []intent {
 	var words []string
 	var verbs []string
-	var restated []string // verbs of clauses that explain the first action
-	unknown := ""         // the first imperative clause's first word, when no action word starts any
+	unknown := "" // the first imperative clause's first word, when no action word starts any
 	seen := map[string]bool{}
 	addWord := func(w string) {
 		if !seen[w] && !lightVerbs[w] {
@@ -101,9 +100,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	}
 	text = text[len(politeFrame.FindString(text)):]
 	// A colon after a request explains it: "Tag the release: mark commit
-	// c_1 as v2.4" asks for one action, said twice. The verb of the clause
-	// right after such a colon is a sense of the first action, not a
-	// second action.
+	// c_1 as v2.4" asks for one action, said twice; "Reply …: tell them we
+	// are on it" says what the reply says. The clause right after such a
+	// colon adds words, not an action.
 	type clause struct {
 		raw      string
 		explains bool
@@ -126,10 +125,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 				addWord(w)
 			}
 		}
-		if !imperative(raw) {
-			continue
+		if !imperative(raw) || cl.explains && len(verbs) > 0 {
+			continue // a statement, or a request said again after its colon
 		}
-		restating := cl.explains && len(verbs) > 0
 		for i, w := range ws {
 			if _, first := r.augment(ws[i:]); len(first) > 0 {
 				// "take down" is an action; "go ahead" is a light verb's
@@ -144,9 +142,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 					}
 				}
 				if k != "" {
-					if restating {
-						restated = append(restated, k)
-					} else if !slices.Contains(verbs, k) {
+					if !slices.Contains(verbs, k) {
 						verbs = append(verbs, k)
 					}
 					break
@@ -155,9 +151,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			if lightVerbs[w] {
 				continue
 			}
-			if restating && (isAction(w) || i == 0 && opensWithVerbAndObject(raw)) {
-				restated = append(restated, w)
-			} else if (isAction(w) || i == 0 && opensWithVerbAndObject(raw)) && !slices.Contains(verbs, w) {
+			if (isAction(w) || i == 0 && opensWithVerbAndObject(raw)) && !slices.Contains(verbs, w) {
 				verbs = append(verbs, w)
 			} else if !isAction(w) && unknown == "" {
 				unknown = w
@@ -194,11 +188,6 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	out := make([]intent, len(verbs))
 	for i, v := range verbs {
 		out[i] = newIntent(words, v)
-	}
-	// The verb of a clause that explains the first action after a colon
-	// is that action in other words: it matches as fully as the verb.
-	for _, k := range restated {
-		out[0].addSense(k, 1)
 	}
 	return out
 }

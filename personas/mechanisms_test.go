@@ -326,15 +326,15 @@ func TestEndItThenIsLaterNotNow(t *testing.T) {
 }
 
 // A colon after a request explains it: "Tag the release: mark commit c_1
-// as v2" is one action, and mark is that action in other words.
+// as v2" is one action, tag; the explaining clause adds words.
 func TestColonRestatesTheAction(t *testing.T) {
 	r := newRelater(nil)
 	ins := parseIntent("Tag the release: mark commit c_1 as version v2", r.isAction, r)
 	if len(ins) != 1 || ins[0].verb != stem("tag") {
 		t.Fatalf("actions %+v, want one, tag", ins)
 	}
-	if !slices.ContainsFunc(ins[0].senses, func(s verbSense) bool { return s.key == stem("mark") && s.weight == 1 }) {
-		t.Errorf("senses %+v, want mark at full weight", ins[0].senses)
+	if !slices.ContainsFunc(ins[0].words, func(w intentWord) bool { return w.stem == stem("version") }) {
+		t.Errorf("words %+v, want the explaining clause's words among them", ins[0].words)
 	}
 	if ins := parseIntent("The build broke: revert commit c_1", r.isAction, r); len(ins) != 1 || ins[0].verb != stem("revert") {
 		t.Errorf("a statement before the colon: actions %+v, want revert", ins)
