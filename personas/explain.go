@@ -62,7 +62,7 @@ type ToolExplanation struct {
 type WordExplanation struct {
 	Word     string  `json:"word"`            // the goal's word
 	Matched  string  `json:"matched"`         // the tool's word or phrase it matched
-	Relation string  `json:"relation"`        // same stem, world lexicon, domain lexicon, synonym, derived, hypernym…
+	Relation string  `json:"relation"`        // same stem, world lexicon, domain lexicon, synonym, derived, hypernym…, goal's sense
 	Where    string  `json:"where,omitempty"` // for the action: verb place, elsewhere, denied, opposite
 	Weight   float64 `json:"weight"`          // the relation's weight
 	Counts   float64 `json:"counts"`          // what it counted for this reader (after literalness)

@@ -115,6 +115,9 @@ func (mt *matcher) findVerb(in *intent, seqs ...[]string) matches {
 		for _, w := range alt {
 			if w.kind != relNone {
 				w.weight *= s.weight
+				if w.kind == relSame {
+					w.kind = relSense // "stop → pause": the goal's reading, not the same word
+				}
 				ms.add(w)
 			}
 		}
