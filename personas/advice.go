@@ -750,11 +750,13 @@ func (m *Model) readMessage(ti int, e *engine.ToolError, lv attentionLevel) mess
 	if ok {
 		return r
 	}
-	msg := e.Message
-	if lv == seeFirst {
-		msg = skimMessage(msg)
-	}
-	r = m.interpretMessage(ti, msg, lv)
+	// An error message answers the agent's own call: it is short and the
+	// only text in front of it, so a reader of first sentences reads it
+	// whole, as a reader of everything does (one that reads names only
+	// reads it at all with probability attention: readsMessages). What
+	// to do is often after the refusal ("…cannot be deleted; pause it
+	// with pause_subscription instead").
+	r = m.interpretMessage(ti, e.Message, lv)
 	tab.mu.Lock()
 	if tab.messages == nil {
 		tab.messages = map[messageKey]messageReading{}
@@ -762,21 +764,6 @@ func (m *Model) readMessage(ti int, e *engine.ToolError, lv attentionLevel) mess
 	tab.messages[key] = r
 	tab.mu.Unlock()
 	return r
-}
-
-// skimMessage is what a reader of first sentences reads of an error
-// message: its first sentence, and the next while it has read fewer than
-// skimWords content words, as it skims a description.
-func skimMessage(msg string) string {
-	ss := sentences(msg)
-	words := 0
-	for i, s := range ss {
-		words += len(stems(s))
-		if words >= skimWords || i == 1 {
-			return strings.Join(ss[:i+1], " ")
-		}
-	}
-	return msg
 }
 
 // hashWithoutDigits is FNV-1a over the text's bytes but its ASCII digits.

@@ -62,7 +62,7 @@ type ToolExplanation struct {
 type WordExplanation struct {
 	Word     string  `json:"word"`            // the goal's word
 	Matched  string  `json:"matched"`         // the tool's word or phrase it matched
-	Relation string  `json:"relation"`        // same stem, world lexicon, domain lexicon, synonym, derived, hypernym…
+	Relation string  `json:"relation"`        // same stem, world lexicon, domain lexicon, synonym, derived, hypernym…, goal's sense
 	Where    string  `json:"where,omitempty"` // for the action: verb place, elsewhere, denied, opposite
 	Weight   float64 `json:"weight"`          // the relation's weight
 	Counts   float64 `json:"counts"`          // what it counted for this reader (after literalness)
@@ -137,6 +137,9 @@ func (m *Model) ExplainChoice(p *Persona, g *engine.Goal) Explanation {
 				if n > 0 {
 					te.Cues = append(te.Cues, CueExplanation{Kind: cueKindNames[k], Count: round4(n)})
 				}
+			}
+			if in.later && v.now > 0 {
+				te.Cues = append(te.Cues, CueExplanation{Kind: "acts at once", Count: round4(v.now)})
 			}
 			for k, r := range v.redirects {
 				te.Redirects = append(te.Redirects, RedirectExplains{Tool: m.world.Tools[r.other].Name, Away: r.away,

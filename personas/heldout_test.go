@@ -66,6 +66,11 @@ type expectation struct {
 	Why      string `yaml:"why"`
 	MustHold bool   `yaml:"must_hold"`
 	Changed  string `yaml:"changed"`
+	// Batch is which independently written batch the expectation
+	// belongs to (README.md): 1 when absent. The table reports each
+	// batch's share apart, since a batch used to develop the model
+	// measures it less honestly than one nobody looked at.
+	Batch int `yaml:"batch"`
 }
 
 // side is what one arm of an expectation reads: a variant of the world,
@@ -634,6 +639,7 @@ func heldoutTable(results []*heldoutResult, agents int, elapsed time.Duration) s
 	}
 	share("STYLE", func(e *expectation) string { return e.Style })
 	share("WORLD", worldOf)
+	share("BATCH", func(e *expectation) string { return fmt.Sprintf("batch %d", max(e.Batch, 1)) })
 	held, reversed := 0, []string{}
 	for _, r := range results {
 		switch r.verdict {

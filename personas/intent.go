@@ -1,6 +1,8 @@
 package personas
 
 import (
+	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -21,12 +23,13 @@ type intentWord struct {
 // intent is one action an agent matches tools against.
 type intent struct {
 	verb     string       // the action asked for (a key: "delet", "call off")
-	senses   []string     // what the verb's particle says it does ("bump up": raise, increase), matched at particleWeight
+	senses   []verbSense  // other actions the goal's wording says it asks for, each at its weight
 	words    []intentWord // context words, the verb excluded
 	total    float64      // the context words' weight
 	reads    bool         // the verb only asks to look something up
 	preserve bool         // keep, preserve, history, without, not…: loss cues matter
 	repeat   bool         // once, only…: repeat cues matter
+	later    bool         // "end it then", "at the end of the period": a tool that acts at once acts too early
 }
 
 var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",
@@ -96,8 +99,22 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		}
 	}
 	text = text[len(politeFrame.FindString(text)):]
-	for _, raw := range clauseBreak.Split(text, -1) {
-		raw = raw[len(politeFrame.FindString(raw)):]
+	// A colon after a request explains it: "Tag the release: mark commit
+	// c_1 as v2.4" asks for one action, said twice; "Reply …: tell them we
+	// are on it" says what the reply says. The clause right after such a
+	// colon adds words, not an action.
+	type clause struct {
+		raw      string
+		explains bool
+	}
+	var cls []clause
+	for pi, part := range strings.Split(text, ":") {
+		for ci, raw := range clauseBreak.Split(part, -1) {
+			cls = append(cls, clause{raw: raw, explains: pi > 0 && ci == 0})
+		}
+	}
+	for _, cl := range cls {
+		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
 		ws := rewriteIdioms(stems(raw))
 		aug, _ := r.augment(ws)
 		for _, w := range ws {
@@ -108,8 +125,8 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 				addWord(w)
 			}
 		}
-		if !imperative(raw) {
-			continue
+		if !imperative(raw) || cl.explains && len(verbs) > 0 {
+			continue // a statement, or a request said again after its colon
 		}
 		for i, w := range ws {
 			if _, first := r.augment(ws[i:]); len(first) > 0 {
@@ -134,7 +151,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			if lightVerbs[w] {
 				continue
 			}
-			if isAction(w) && !slices.Contains(verbs, w) {
+			if (isAction(w) || i == 0 && opensWithVerbAndObject(raw)) && !slices.Contains(verbs, w) {
 				verbs = append(verbs, w)
 			} else if !isAction(w) && unknown == "" {
 				unknown = w
@@ -188,11 +205,35 @@ var particleSenses = map[string][]string{
 	key("back"):    {key("restore"), key("undo")},
 }
 
+// verbSense is an action a goal asks for besides its verb, matched where
+// a tool names its action at weight (of a full verb match).
+type verbSense struct {
+	key    string
+	weight float64
+}
+
+// addSense adds an action the goal's wording implies, keeping the higher
+// weight when it is there already.
+func (in *intent) addSense(k string, w float64) {
+	if k == in.verb {
+		return
+	}
+	for i := range in.senses {
+		if in.senses[i].key == k {
+			in.senses[i].weight = math.Max(in.senses[i].weight, w)
+			return
+		}
+	}
+	in.senses = append(in.senses, verbSense{key: k, weight: w})
+}
+
 // newIntent weighs words for one action verb.
 func newIntent(words []string, verb string) intent {
 	in := intent{verb: verb, reads: readVerbs[verb], words: make([]intentWord, 0, len(words))}
 	if i := strings.LastIndexByte(verb, ' '); i > 0 {
-		in.senses = particleSenses[verb[i+1:]]
+		for _, k := range particleSenses[verb[i+1:]] {
+			in.addSense(k, particleWeight)
+		}
 	}
 	for _, w := range words {
 		in.preserve = in.preserve || preserveWords[w]
@@ -286,3 +327,79 @@ func rewriteIdioms(ws []string) []string {
 	}
 	return ws
 }
+
+// stoppingVerbs end or block something; said for a while, a reader takes
+// them for their reversible kind.
+var stoppingVerbs = stemSet("stop", "halt", "cease", "end", "block", "close", "shut", "shut down", "turn off", "switch off",
+	"take down", "take offline", "freeze", "hold", "suspend", "disable", "deactivate", "remove", "hide")
+
+// temporaryVerbs are the reversible ways of stopping something: a pause
+// is a stop for a while.
+var temporaryVerbs = stemSet("pause", "suspend", "disable", "hold", "deactivate")
+
+// forAWhile says a stop is meant to last only a while: "for now", "for
+// two months", "temporarily", "turn it back on", "pick it up again", "come
+// back". Not "until" ("let it run until the period ends, then end it" ends
+// it for good) and not "later".
+var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|come\s+back|be\s+back|resume\b)`)
+
+// temporaryWeight is how surely a stop said for a while is a pause: as
+// surely as a domain lexicon's family member (hide ≈ suspend).
+const temporaryWeight = 0.7
+
+// readForAWhile adds the reversible stops as senses of a stopping verb
+// when the goal says the stop is for a while: "stop charging them for now
+// … so they can pick it up again" asks for a pause, though neither
+// WordNet's senses of stop nor the goal's words say pause.
+func (in *intent) readForAWhile(text string) {
+	if !stoppingVerbs[in.verb] || !forAWhile.MatchString(text) {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(temporaryVerbs)) {
+		in.addSense(k, temporaryWeight)
+	}
+}
+
+// newValueWeight is how surely a goal that gives a record's field a new
+// value asks for an update: likely, as a particle's sense is.
+const newValueWeight = particleWeight
+
+// readNewValue adds update as a sense of an intent when the agent was
+// given a new value for a field of the goal's target record (a knows key
+// new_email, new_plan): whatever its verb ("downgrade", "switch over"), a
+// goal that hands the reader a record's new field value asks for that
+// field to change in place.
+func (in *intent) readNewValue(keys []string, fields func(string) bool) {
+	if in.reads {
+		return
+	}
+	for _, k := range keys {
+		if rest, ok := strings.CutPrefix(k, "new_"); ok && fields(rest) {
+			for _, h := range updateHeads {
+				in.addSense(key(h), newValueWeight)
+			}
+			return
+		}
+	}
+}
+
+// opensWithVerbAndObject reports whether a clause starts with a word
+// followed by an object ("end it then", "end the trial"): whatever general
+// English mostly uses that word for, there it is in a verb's place.
+func opensWithVerbAndObject(clause string) bool {
+	f := strings.Fields(strings.ToLower(clause))
+	if len(f) < 2 || stopWords[f[0]] {
+		return false
+	}
+	return intentObjects[strings.Trim(f[1], ",.;:!?")]
+}
+
+var intentObjects = setOf("it", "them", "this", "that", "these", "those", "the", "its", "their", "his", "her", "my", "our", "your")
+
+// whenLater says a goal's action is to take effect later, not at once:
+// "… until the end of the period they paid for, and end it then", "close
+// it at the end of the month", "when the trial runs out".
+var whenLater = regexp.MustCompile(`(?i)\b(?:\w+\s+(?:it|them)\s+then\b|at\s+the\s+end\s+of|until\s+the\s+end|when\s+[^,;:]*\b(?:ends?|is\s+over|runs?\s+out|expires?))`)
+
+// readWhen marks an intent whose action is to take effect later.
+func (in *intent) readWhen(text string) { in.later = whenLater.MatchString(text) }

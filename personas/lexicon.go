@@ -118,7 +118,9 @@ var builtinLexicon = slices.Concat(
 		"file away", "put away", "stash", "tuck away", "mask", "set aside"),
 	family(0.7, createHeads, "make", "open", "set up", "start", "log", "file", "schedule", "book", "raise", "submit",
 		"issue", "generate", "provision", "spin up", "post"),
-	family(0.7, cancelHeads, "revoke", "rescind", "withdraw", "scrap", "drop", "stop", "undo"),
+	// Ending or terminating a subscription, a contract or a booking is
+	// cancelling it.
+	family(0.7, cancelHeads, "revoke", "rescind", "withdraw", "scrap", "drop", "stop", "undo", "end", "terminate"),
 	family(0.7, restoreHeads, "reopen", "revive", "bring back", "roll back", "revert", "undo"),
 	family(0.7, findHeads, "show", "view", "read", "check", "look", "see", "browse", "inspect", "locate", "count", "tell"),
 	family(0.7, sendHeads, "deliver", "notify", "message", "forward", "dispatch"),

@@ -104,17 +104,20 @@ func (mt *matcher) find(a string, asVerb bool, seqs ...[]string) matches {
 // does: a tool that raises is likely, not surely, how to bump up.
 const particleWeight = 0.4
 
-// findVerb is find for an intent's verb, and for the senses of its
-// particle at particleWeight. Those senses are broad ("raise" a priority,
-// "raise" a problem), so they are looked for only where a tool names its
-// action.
+// findVerb is find for an intent's verb, and for its other senses (a
+// particle's, at particleWeight; a stop for a while's, a new value's) at
+// their weights. Those senses are broad ("raise" a priority, "raise" a
+// problem), so they are looked for only where a tool names its action.
 func (mt *matcher) findVerb(in *intent, seqs ...[]string) matches {
 	ms := mt.find(in.verb, true, seqs...)
 	for _, s := range in.senses {
-		alt := mt.find(s, true, seqs...)
+		alt := mt.find(s.key, true, seqs...)
 		for _, w := range alt {
 			if w.kind != relNone {
-				w.weight *= particleWeight
+				w.weight *= s.weight
+				if w.kind == relSame {
+					w.kind = relSense // "stop → pause": the goal's reading, not the same word
+				}
 				ms.add(w)
 			}
 		}
@@ -157,7 +160,7 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 			tm := &rd.tools[ti][lv]
 			tm.verbPlace = mt.findVerb(&in, v.verbs)
 			tm.incidental = mt.find(in.verb, true, v.words) // a particle's sense counts only where a tool names its action
-			tm.negated = mt.find(in.verb, true, v.negated)
+			tm.negated = mt.findVerb(&in, v.negated)        // "not for changing a plan" denies a downgrade read as a change
 			tm.opposed = mt.opposition(in.verb, v.verbs)
 			tm.also = mt.find(in.verb, true, v.also)
 			tm.ctx = make([]matches, len(in.words))
@@ -168,8 +171,11 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 			}
 			if len(v.redirects) > 0 {
 				tm.relevance = make([][]matches, len(v.redirects))
-				all := make([]string, 0, len(in.words)+1)
+				all := make([]string, 0, len(in.words)+len(in.senses)+1)
 				all = append(all, in.verb)
+				for _, s := range in.senses {
+					all = append(all, s.key) // what the goal asks in other words is what a purpose may name
+				}
 				for _, iw := range in.words {
 					all = append(all, iw.stem)
 				}

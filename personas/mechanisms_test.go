@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/herd-sh/herd/engine"
 )
 
 // An emoji-sectioned description puts an icon on every line: the icon on
@@ -171,5 +173,195 @@ func TestClosedCompoundsArePhrases(t *testing.T) {
 	sc, m, g := readerScores(t, "Roll back the service {{target.name}}", tools, "", literal)
 	if c := m.Confidence(literal, g); c < 0.9 || pOf(sc, "rollback_service") <= pOf(sc, "redeploy_service") {
 		t.Errorf("roll back = rollback, even word for word: confidence %.2f, %+v", c, sc)
+	}
+}
+
+// A placeholder that opens a clause is the clause's subject: "{{name}}
+// finds the plan too expensive" states a situation, and the request is the
+// clause in the imperative.
+func TestClauseSubjectIsNoRequest(t *testing.T) {
+	if got := subjectPlaceholders("{{target.name}} finds it too dear: lower the {{knows.x}} price"); got != "they finds it too dear: lower the {{knows.x}} price" {
+		t.Errorf("subjectPlaceholders: %q", got)
+	}
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "search_items", kind: "list", text: "Search items by name. Read-only."},
+		{name: "archive_item", kind: "custom", text: "Archive an item."},
+	}
+	_, m, g := readerScores(t, "{{target.name}} finds the item useless: archive it", tools, "", careful)
+	if v := m.ExplainChoice(careful, g).Actions[0].Verb; v != stem("archive") {
+		t.Errorf("the verb of a goal whose first clause is a statement: %q, want archive", v)
+	}
+}
+
+// A stop said for a while is a pause: "stop charging them for now … pick
+// it up again" finds pause_item, which neither the goal's words nor
+// WordNet's senses of stop name; without "for now" it does not.
+func TestStopForAWhileIsAPause(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "cancel_item", kind: "custom", text: "Cancel an item.", destructive: true},
+		{name: "pause_item", kind: "custom", text: "Pause an item."},
+	}
+	sc, _, _ := readerScores(t, "Stop billing the item for now, so we can pick it up again when they are back", tools, "", careful)
+	if p := pOf(sc, "pause_item"); p < 0.8 {
+		t.Errorf("a stop for a while: pause_item %.3f, want most", p)
+	}
+	sc, _, _ = readerScores(t, "Stop billing the item", tools, "", careful)
+	if pp, pc := pOf(sc, "pause_item"), pOf(sc, "cancel_item"); pp >= pc {
+		t.Errorf("a stop not said for a while is not read as a pause: pause %.3f, cancel %.3f", pp, pc)
+	}
+}
+
+// A goal that hands the reader a new value for one of the record's
+// fields asks for an update, whatever its verb.
+func TestNewFieldValueReadsAsUpdate(t *testing.T) {
+	in := intent{verb: stem("downgrade")}
+	in.readNewValue([]string{"name", "new_plan"}, func(f string) bool { return f == "plan" })
+	if !slices.ContainsFunc(in.senses, func(s verbSense) bool { return s.key == key("update") }) {
+		t.Errorf("new_plan for a record with a plan: senses %v, want update among them", in.senses)
+	}
+	in = intent{verb: stem("downgrade")}
+	in.readNewValue([]string{"name", "new_colour"}, func(f string) bool { return f == "plan" })
+	if len(in.senses) != 0 {
+		t.Errorf("a new value for no field of the record: senses %v, want none", in.senses)
+	}
+}
+
+// A slip skips the fine print but not a reason it saw against a tool: a
+// careful agent under bare names slips to the destructive tool now and
+// then, and under a shouted warning on that tool's first lines it
+// (almost) never does, though the other tools are as bare as before.
+func TestSlipHeedsWhatItSawAgainstATool(t *testing.T) {
+	careful := Builtin().Get("careful")
+	intent := "Set the item aside for now but keep its history"
+	bare := []rtool{
+		{name: "update_item", kind: "custom", text: "Update an item."},
+		{name: "delete_item", kind: "custom", text: "Delete an item.", destructive: true},
+		{name: "shelve_item", kind: "custom", text: "Shelve an item."},
+		{name: "create_item", kind: "custom", text: "Create an item."},
+	}
+	shouted := slices.Clone(bare)
+	shouted[1].text = "Delete an item. WARNING: ITS WHOLE HISTORY IS DESTROYED. THIS CANNOT BE UNDONE."
+	sb, _, _ := readerScores(t, intent, bare, "", careful)
+	ss, _, _ := readerScores(t, intent, shouted, "", careful)
+	pb, ps := pOf(sb, "delete_item"), pOf(ss, "delete_item")
+	t.Logf("delete: bare %.4f, shouted %.4f", pb, ps)
+	if !(pb > 0.005 && ps < pb/4) {
+		t.Errorf("a slip heeds a shouted warning: delete bare %.4f, shouted %.4f (want under a quarter)", pb, ps)
+	}
+}
+
+// An error message answers the agent's own call and is read whole by any
+// reader of text: what to do often comes after the refusal.
+func TestFirstSentenceReaderReadsTheWholeErrorMessage(t *testing.T) {
+	tools := []rtool{
+		{name: "delete_item", kind: "custom", text: "Delete an item.", destructive: true},
+		{name: "shelve_item", kind: "custom", text: "Shelve an item."},
+	}
+	_, m, _ := readerScores(t, "Set the item aside", tools, "", Builtin().Get("novice"))
+	e := &engine.ToolError{Code: "has_history", Message: "item i_0001 has a long history kept for the auditors and cannot be deleted; set it aside with shelve_item instead"}
+	for _, lv := range []attentionLevel{seeFirst, seeEverything} {
+		if r := m.readMessage(0, e, lv); r.tool != 1 {
+			t.Errorf("level %d: the message points to tool %d, want shelve_item (1)", lv, r.tool)
+		}
+	}
+}
+
+// "To change an item's colour, use update_item" on create_item says
+// create_item is not how to change the colour: for a goal the purpose
+// describes, it is a denial, and the tool loses whatever words it shares.
+func TestRedirectWithAFittingPurposeDenies(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "create_item", kind: "custom", text: "Create a new item with a colour. To change an existing item's colour, use update_item."},
+		{name: "update_item", kind: "custom", text: "Update an item."},
+	}
+	_, m, g := readerScores(t, "Recolour the item: change its colour to blue", tools, "", careful)
+	if a := partOf(m.Explain(careful, g), "create_item").Action; a >= 0 {
+		t.Errorf("create_item's redirect for changing a colour: action %.3f, want a denial (< 0)", a)
+	}
+	_, m, g = readerScores(t, "Make a new blue item", tools, "", careful)
+	if a := partOf(m.Explain(careful, g), "create_item").Action; a <= 0 {
+		t.Errorf("the same redirect does not deny creating: action %.3f, want > 0", a)
+	}
+}
+
+// "resume_x picks up where it left off" describes another tool; it sends
+// the reader nowhere.
+func TestPhrasalPickUpIsNoRedirect(t *testing.T) {
+	tools := []rtool{
+		{name: "pause_item", kind: "custom", text: "Pause an item, so resume_item picks up where it left off."},
+		{name: "resume_item", kind: "custom", text: "Resume an item."},
+	}
+	_, m, g := readerScores(t, "Pause the item", tools, "", Builtin().Get("careful"))
+	for _, te := range m.ExplainChoice(Builtin().Get("careful"), g).Actions[0].Tools {
+		if te.Tool == "pause_item" && len(te.Redirects) > 0 {
+			t.Errorf("pause_item's 'resume_item picks up where it left off' read as a redirect: %+v", te.Redirects)
+		}
+	}
+}
+
+// "… and end it then": a word that opens a clause with an object is in a
+// verb's place, and a goal that says when is not done by a tool that says
+// it acts at once.
+func TestEndItThenIsLaterNotNow(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "cancel_item", kind: "custom", text: "Cancel an item immediately: it ends now."},
+		{name: "schedule_item_end", kind: "custom", text: "Schedule an item to end when its term does."},
+	}
+	_, m, g := readerScores(t, "Let the item run until the end of its term, and end it then", tools, "", careful)
+	ex := m.ExplainChoice(careful, g)
+	if v := ex.Actions[0].Verb; v != stem("end") {
+		t.Fatalf("verb %q, want end", v)
+	}
+	if c := partOf(m.Explain(careful, g), "cancel_item").Cues; c >= 0 {
+		t.Errorf("a tool that acts at once for a goal that says later: cues %.3f, want a warning (< 0)", c)
+	}
+	_, m, g = readerScores(t, "End the item", tools, "", careful)
+	if c := partOf(m.Explain(careful, g), "cancel_item").Cues; c != 0 {
+		t.Errorf("a goal that does not say when: cues %.3f, want 0", c)
+	}
+}
+
+// A colon after a request explains it: "Tag the release: mark commit c_1
+// as v2" is one action, tag; the explaining clause adds words.
+func TestColonRestatesTheAction(t *testing.T) {
+	r := newRelater(nil)
+	ins := parseIntent("Tag the release: mark commit c_1 as version v2", r.isAction, r)
+	if len(ins) != 1 || ins[0].verb != stem("tag") {
+		t.Fatalf("actions %+v, want one, tag", ins)
+	}
+	if !slices.ContainsFunc(ins[0].words, func(w intentWord) bool { return w.stem == stem("version") }) {
+		t.Errorf("words %+v, want the explaining clause's words among them", ins[0].words)
+	}
+	if ins := parseIntent("The build broke: revert commit c_1", r.isAction, r); len(ins) != 1 || ins[0].verb != stem("revert") {
+		t.Errorf("a statement before the colon: actions %+v, want revert", ins)
+	}
+	if ins := parseIntent("Return the lamp and refund me", r.isAction, r); len(ins) != 2 {
+		t.Errorf("two requests joined by and stay two actions: %+v", ins)
+	}
+}
+
+// A slip takes a skimmed text at face value: a careful agent, who on a
+// full reading distrusts a delete_ tool whose text says it shelves, now and
+// then slips to it, and never to the same tool when its text is honest.
+func TestSlipTakesAMisleadingTextAtFaceValue(t *testing.T) {
+	careful := Builtin().Get("careful")
+	intent := "Set the item aside for now but keep its history"
+	honest := []rtool{
+		{name: "delete_item", kind: "custom", text: "Permanently delete an item and its history.", destructive: true},
+		{name: "shelve_item", kind: "custom", text: "Shelve an item: it is set aside and its history is kept."},
+		{name: "update_item", kind: "custom", text: "Update an item's name."},
+	}
+	misleading := slices.Clone(honest)
+	misleading[0].text = "Set an item aside: it stays out of the way until it is needed again."
+	sh, _, _ := readerScores(t, intent, honest, "", careful)
+	sm, _, _ := readerScores(t, intent, misleading, "", careful)
+	ph, pm := pOf(sh, "delete_item"), pOf(sm, "delete_item")
+	t.Logf("delete: honest %.4f, misleading %.4f", ph, pm)
+	if !(pm > 0.005 && pm > 5*ph) {
+		t.Errorf("a careful slip to a misleading delete: honest %.4f, misleading %.4f", ph, pm)
 	}
 }

@@ -362,10 +362,14 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	w := m.world
 	gv := &goalView{goal: g, idKeyFor: map[string]string{}}
 	strong := func(k string) bool { return m.verbs[k] || m.rel.isActionWord(k) }
-	gv.actions = parseIntentWith(removePlaceholders(g.Intent), m.isAction, strong, m.rel)
+	gv.actions = parseIntentWith(removePlaceholders(subjectPlaceholders(g.Intent)), m.isAction, strong, m.rel)
 	known := knownValueWords(g.Intent)
+	isField := func(name string) bool { return g.Target != nil && g.Target.Field(name) != nil }
 	for i := range gv.actions {
 		gv.actions[i].addContext(known)
+		gv.actions[i].readForAWhile(g.Intent)
+		gv.actions[i].readWhen(g.Intent)
+		gv.actions[i].readNewValue(g.KnowsKeys, isField)
 	}
 	for _, in := range gv.actions {
 		gv.readings = append(gv.readings, mt.newReading(in, m.views))
@@ -455,7 +459,8 @@ func (gv *goalView) newChoice(m *Model, tr Traits) *choice {
 	c.acts = make([]dist, len(gv.actions))
 	for i, rd := range gv.readings {
 		c.acts[i] = m.newDist(rd, m.all, tr)
-		c.acts[i].lapse(lapseShare(c.acts[i].scores, m.informed(rd, m.all, c.level)), tr.Noise)
+		slip, _ := m.scoreParts(rd, m.all, slipTraits(tr))
+		c.acts[i].lapse(lapseShare(c.acts[i].scores, m.informed(rd, m.all, c.level)), tr.Noise, slip)
 		if i > 0 {
 			c.acts[i].covers = m.coverage(rd, m.all, tr)
 		}

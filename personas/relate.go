@@ -24,9 +24,10 @@ const (
 	relHypernym         // general English: one step more general
 	relHyponym          // general English: one step more specific
 	relSimilar          // general English: a similar sense
+	relSense            // a sense the goal's wording gives its action (a particle's, a stop for a while, a new value), met as such
 )
 
-var relNames = [...]string{"none", "same stem", "world lexicon", "domain lexicon", "synonym", "derived", "hypernym", "hyponym", "similar"}
+var relNames = [...]string{"none", "same stem", "world lexicon", "domain lexicon", "synonym", "derived", "hypernym", "hyponym", "similar", "goal's sense"}
 
 func (k relKind) String() string {
 	if int(k) < len(relNames) {
@@ -37,7 +38,7 @@ func (k relKind) String() string {
 
 // literal reports whether every reader takes a match of this kind fully:
 // the same word, or one the world itself says means the same.
-func (k relKind) literal() bool { return k == relSame || k == relWorld }
+func (k relKind) literal() bool { return k == relSame || k == relWorld || k == relSense }
 
 // generalKindFactor scales a general-English relation by how safely a
 // reader takes it for the goal's word: a synonym nearly always, a derived

@@ -110,6 +110,7 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		best = math.Max(best, actionMatch(&rd.tools[ti][lv], lit))
 	}
 	unsure := unsureGate * (1 - math.Min(best, 1))
+	isCand := pos0(cands)
 	for i, ti := range cands {
 		pos[ti] = i
 		v := &rd.views[ti][lv]
@@ -117,6 +118,13 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		p := &parts[i]
 		p.Tool = m.world.Tools[ti].Name
 		a := actionMatch(tm, lit)
+		// "To change the plan, use update_subscription" on a tool says
+		// that tool is not how to change the plan: for a goal the
+		// redirect's purpose describes, it is a denial, as "not for
+		// changing a plan" is, and wins over a weaker match of the verb.
+		if d := m.redirectDenial(rd, ti, lv, isCand, tr); d > 0 && d >= math.Max(a, 0) {
+			a = -d
+		}
 		p.Action = a
 		p.Context = contextMatch(in, tm, lit)
 		gate := math.Max(a, 0)
@@ -128,17 +136,24 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		}
 		// A reassurance makes a fitting tool safer; it does not make an
 		// unfitting one fit. A warning lowers any tool.
+		lossWarn := v.cues[cuePreserveWarn]
 		switch {
 		case in.preserve:
-			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cuePreserveReassure])*gate - warnWeight*saturate(v.cues[cuePreserveWarn]))
+			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cuePreserveReassure])*gate - warnWeight*saturate(lossWarn))
 		case !destroys:
 			// Irreversible loss is to be avoided whenever the goal does
 			// not ask for it, said or not: the warnings weigh. A promise
 			// to keep data only matters to a goal that says keep.
-			p.Cues -= tr.Caution * warnWeight * saturate(v.cues[cuePreserveWarn])
+			p.Cues -= tr.Caution * warnWeight * saturate(lossWarn)
 		}
 		if in.repeat {
 			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cueRepeatReassure])*gate - warnWeight*saturate(v.cues[cueRepeatWarn]))
+		}
+		// A goal that says when ("end it then", "at the end of the
+		// period") is not done by a tool that says it acts at once: the
+		// reader weighs "immediately" as a warning.
+		if in.later {
+			p.Cues -= tr.Caution * warnWeight * saturate(v.now)
 		}
 		if v.disagree != "" && (in.preserve || in.repeat || !destroys) {
 			p.Trust = -tr.Caution * distrustWeight
@@ -181,6 +196,28 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		parts[i].Score = base[i] + parts[i].Redirect
 	}
 	return parts, confidence
+}
+
+// redirectDenial is how surely tool ti's text says it is not the way to
+// do the reading's action: the strongest of its redirects to another
+// candidate ("to X, use Y"; "use Y instead"), as attention × how much the
+// redirect's purpose describes the goal. 0 when it sends the reader
+// nowhere.
+func (m *Model) redirectDenial(rd *reading, ti int, lv attentionLevel, isCand func(int) bool, tr Traits) float64 {
+	tm := &rd.tools[ti][lv]
+	d := 0.0
+	for k, r := range rd.views[ti][lv].redirects {
+		if r.away || r.other == ti || !isCand(r.other) {
+			continue
+		}
+		d = math.Max(d, tr.Attention*relevance(tm.relevance[k], tr.Literalness))
+	}
+	return d
+}
+
+// pos0 reports whether a tool is among the candidates.
+func pos0(cands []int) func(int) bool {
+	return func(ti int) bool { return slices.Contains(cands, ti) }
 }
 
 // scoreParts scores candidates for an intent made after the model was
@@ -389,21 +426,55 @@ func lapseShare(scores []float64, informed float64) float64 {
 	return lapseRate * (1 - lead*informed)
 }
 
-// lapse mixes a slip's flatter distribution into d: with probability
-// share the agent picks at temperature max(noise, lapseNoise).
-func (d *dist) lapse(share, noise float64) {
-	if share <= 0 || len(d.weights) < 2 {
+// slipTraits is how a reader reads in a slip: a reader of everything
+// skims, as a first-sentence reader does (the fine print, annotations and
+// parameter docs go unread); a skimmer or a reader of names reads as it
+// always does.
+func slipTraits(tr Traits) Traits {
+	if levelOf(tr.Attention) == seeEverything {
+		tr.Attention = slipAttention
+	}
+	return tr
+}
+
+// slipAttention is the attention of a slip of a reader of everything: a
+// first-sentence reader's.
+const slipAttention = 0.5
+
+// against is what a tool's visible text said against it for this goal:
+// the negative parts of its score (a warning, a pointer to another tool, a
+// denial or the opposite action, a read tool for a change). Not a
+// disagreement of name and text: a slip takes the text it skims at face
+// value, and seeing that the text contradicts the name takes the
+// comparison the slip skipped.
+func against(p *ScoreParts) float64 {
+	return math.Min(p.Words, 0) + math.Min(p.Cues, 0) + math.Min(p.Redirect, 0) + p.Mismatch
+}
+
+// lapse mixes a slip into d: with probability share the agent picks from
+// the scores of its slip reading (slipTraits), at temperature max(noise,
+// lapseNoise) for what draws it to a tool, but at its own noise for what
+// it saw against one and for list order. A slip is grabbing a tool without
+// weighing which fits best, not overriding a reason the reader saw not to
+// take it: a shouted warning, a "see suspend_user" or a "not for…" stops
+// the hand in a slip too, while a tool that looks fine on a skim is as
+// likely as any, the earlier-listed a little more.
+func (d *dist) lapse(share, noise float64, slip []ScoreParts) {
+	if share <= 0 || len(d.weights) < 2 || len(slip) != len(d.weights) {
 		return
 	}
 	flat := math.Max(noise, lapseNoise)
 	hi := math.Inf(-1)
-	for _, s := range d.scores {
-		hi = math.Max(hi, s)
+	for i := range slip {
+		hi = math.Max(hi, slip[i].Score)
 	}
 	sharp, loose := 0.0, 0.0
-	fw := make([]float64, len(d.scores))
-	for i, s := range d.scores {
-		fw[i] = math.Exp(sharpness * (s - hi) / flat)
+	fw := make([]float64, len(slip))
+	for i := range slip {
+		// What the slip keeps at the agent's own noise: reasons against a
+		// tool, and the pull of list order, which is what a grab goes by.
+		kept := against(&slip[i]) + slip[i].Order
+		fw[i] = math.Exp(sharpness*(slip[i].Score-hi)/flat + sharpness*kept*(1/noise-1/flat))
 		loose += fw[i]
 		sharp += d.weights[i]
 	}

@@ -407,6 +407,20 @@ func nameWords(name string) string {
 // ("{{host}}.{{zone}}", "{{user}}@{{domain}}").
 var joinedPlaceholders = regexp.MustCompile(`\}\}[^\s{}]{1,3}\{\{`)
 
+// clauseSubject is a placeholder that opens a clause and is followed by a
+// word: "{{target.name}} finds the plan too expensive".
+var clauseSubject = regexp.MustCompile(`(^|[.!?;:—–]\s*)\{\{[^{}]*\}\}(\s+\pL)`)
+
+// subjectPlaceholders reads a placeholder that opens a clause as the
+// clause's subject: "{{target.name}} finds the pro plan too expensive" is
+// a statement about a person, not a request to find, and a reader looks
+// for the request in the clause that is in the imperative ("downgrade
+// their subscription"). The subject becomes "they", which no reader takes
+// for an action.
+func subjectPlaceholders(intent string) string {
+	return clauseSubject.ReplaceAllString(intent, "${1}they${2}")
+}
+
 // removePlaceholders drops {{…}} from an intent template: placeholders are
 // names and values, not the words a reader matches tools against.
 func removePlaceholders(intent string) string {

@@ -23,6 +23,7 @@ type view struct {
 	also      []string // actions joined to another ("Return an order and refund it"): done in the same call
 	cues      [cueKinds]float64
 	promo     float64 // promotional cues ("the best", "always use this"), weighed by credulity
+	now       float64 // says it acts at once ("immediately", "ends now"), weighed when the goal says later
 	readOnly  bool
 	redirects []redirect
 	disagree  string   // how name, annotations and text disagree; "" when they agree
@@ -146,6 +147,10 @@ func countPromo(seq []string, w float64) float64 {
 // redirectVerbs make a sentence that mentions another tool a redirect.
 var redirectVerbs = stemSet("use", "call", "prefer", "try", "instead", "see", "consider", "switch", "choose", "pick",
 	"go", "opt", "refer", "rather", "want")
+
+// verbParticles after a redirect verb make it another verb: pick up, go
+// back, try out, switch off.
+var verbParticles = stemSet("up", "off", "back", "out", "down", "on", "ahead")
 
 // awayWords right before a mention send the reader away from that tool:
 // "not X", "instead of X", "rather than X", "prefer this over X".
@@ -431,10 +436,12 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	toks := tokenize(raw, tn.index)
 	seq := make([]string, 0, len(toks))
 	hasVerb := false
-	for _, t := range toks {
+	for i, t := range toks {
 		if t.tool < 0 {
 			seq = append(seq, t.word)
-			if redirectVerbs[t.word] {
+			// "resume_subscription picks up where it left off" is the
+			// phrasal verb pick up, not a request to pick a tool.
+			if redirectVerbs[t.word] && !(i+1 < len(toks) && toks[i+1].tool < 0 && verbParticles[toks[i+1].word]) {
 				hasVerb = true
 			}
 		}
@@ -560,6 +567,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 		v.cues[cuePreserveWarn] += w * warningLabelCue
 	}
 	v.promo += countPromo(seq, w)
+	v.now += w * float64(countNow(seq))
 	if readOnlyClaim.MatchString(trimmed) {
 		v.readOnly = true
 	}
@@ -657,4 +665,19 @@ func disagreement(t *engine.Tool, v *view, lv attentionLevel, r *relater) string
 		return "annotated non-destructive; the text warns of loss"
 	}
 	return ""
+}
+
+// atOnce are the words of a text that says its tool acts at once.
+var atOnce = stemSet("immediately", "instantly", "now", "straightaway")
+
+// countNow counts the at-once words of a sentence, and "right away" /
+// "straight away".
+func countNow(seq []string) int {
+	n := 0
+	for i, w := range seq {
+		if atOnce[w] || w == "away" && i > 0 && (seq[i-1] == "right" || seq[i-1] == "straight") {
+			n++
+		}
+	}
+	return n
 }
