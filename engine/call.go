@@ -147,9 +147,11 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 	idemKey, keyed := t.idempotencyKey(av)
 	if keyed {
 		if prev, ok := s.idem[idemKey]; ok {
+			// The stored answer again, committing nothing: a success, or
+			// the error of a write that failed part-way (as a server that
+			// saves a key's first result, errors included, answers).
 			prev.Latency = res.Latency
 			prev.Replayed = true
-			prev.Err = nil
 			prev.Fault = ""
 			prev.Committed = false
 			return prev
@@ -219,6 +221,9 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 				msg = "internal error, please try again"
 			}
 			res.Err = &ToolError{Code: CodeInternal, Message: msg}
+			if keyed && res.Committed {
+				s.rememberKey(idemKey, res)
+			}
 			return res
 		}
 	}
@@ -226,11 +231,7 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 	res.Record, res.Records, res.Deleted = out.record, out.records, out.deleted
 	res.Committed = t.Writes()
 	if keyed {
-		s.own(sharedIdem)
-		if s.idem == nil {
-			s.idem = map[string]Result{}
-		}
-		s.idem[idemKey] = res
+		s.rememberKey(idemKey, res)
 	}
 	if fault != nil && fault.Kind == FaultTimeoutAfterCommit {
 		res.timedOut(faults)
@@ -259,6 +260,15 @@ func (s *Session) staleRead(t *Tool, av *argValues, fault *FaultError, res Resul
 	res.Record, res.Records = out.record, out.records
 	s.noteReads(&res, true)
 	return res
+}
+
+// rememberKey keeps a keyed call's answer for its retries.
+func (s *Session) rememberKey(key string, res Result) {
+	s.own(sharedIdem)
+	if s.idem == nil {
+		s.idem = map[string]Result{}
+	}
+	s.idem[key] = res
 }
 
 // returns reports whether the result shows rec to its caller: as the

@@ -47,7 +47,12 @@ type Outcome struct {
 	// Hostile counts calls the agent sent with malformed or boundary
 	// arguments on purpose.
 	Hostile int
-	Trace   *Trace // when Episode.Trace
+	// Claimed: the agent went through the goal without stopping and
+	// reported it done (what the state says may differ: an unverified
+	// success). Declined: it refused because no tool does what the goal
+	// asks.
+	Claimed, Declined bool
+	Trace             *Trace // when Episode.Trace
 }
 
 // FaultEvent is one injected fault the agent met.
