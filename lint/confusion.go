@@ -41,6 +41,9 @@ func MeasureConfusions(w *engine.World, variant string, overrides map[string]str
 	}
 	var out []Confusion
 	for _, g := range w.Goals {
+		if g.Refrain {
+			continue // no tool does a refrain goal: there is nothing to confuse it with
+		}
 		meant := w.Tool(m.Meant(g))
 		if meant == nil {
 			continue
