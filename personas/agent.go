@@ -124,6 +124,9 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 	a.out.Calls = local.Calls()
 	a.out.IgnoredRetryAfter = local.IgnoredRetryAfter()
 	a.out.Recovered = len(a.out.Faults) > 0 && v.Severity == engine.SeverityOK
+	if a.trace != nil {
+		a.trace.WorldDiff = worldDiff(local, attempt.Target)
+	}
 	a.out.Trace = a.trace
 	return a.out, nil
 }

@@ -126,3 +126,48 @@ func TestCarefulRefrainsHastyActs(t *testing.T) {
 		t.Errorf("careful declines %v, hasty %v: want careful mostly declining, hasty mostly acting", c, h)
 	}
 }
+
+// A trace's world diff lists what changed outside the goal's target: on
+// mock:crm an update of the target leaves an audit record, which is in the
+// diff, while the target itself is not.
+func TestWorldDiffLeavesOutTheTarget(t *testing.T) {
+	w, err := worlds.Resolve(worlds.Prefix + "crm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := w.Seed(w.DefaultSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := b.NewSession(1, nil)
+	at, err := w.Goal("merge_duplicates").Begin(s, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var other *engine.Record
+	for _, r := range b.Records(w.Type("contact")) {
+		if r.ID() != at.Target.ID() && r.Get("locked") == false && r.Get("archived") == false {
+			other = r
+			break
+		}
+	}
+	for _, id := range []string{at.Target.ID(), other.ID()} {
+		if res := s.Call("update_contact", map[string]any{"id": id, "company": "Merged Ltd"}); !res.OK() && res.Err.Code != "locked" {
+			t.Fatalf("update %s: %v", id, res.Err)
+		}
+	}
+	diff := worldDiff(s, at.Target)
+	seen := map[string]string{}
+	for _, d := range diff {
+		if d.ID == at.Target.ID() {
+			t.Fatalf("the target is in the diff: %+v", d)
+		}
+		seen[d.Type+"/"+d.Change] = strings.Join(d.Fields, ",")
+	}
+	if _, ok := seen["audit/created"]; !ok {
+		t.Errorf("no audit record in the diff: %+v", diff)
+	}
+	if f, ok := seen["contact/updated"]; !ok || !strings.Contains(f, "company") {
+		t.Errorf("the other contact's update is not in the diff with its company: %+v", diff)
+	}
+}

@@ -74,7 +74,7 @@ func JUnit(w io.Writer, res *Results) error {
 			continue
 		}
 		c := junitCase{Classname: "herd.outcomes." + cr.Goal, Name: cr.Class + " @" + cr.Variant,
-			SystemOut: fmt.Sprintf("%s of %d episodes ended in %s", RateText(cr.Rate), cr.N, cr.Class)}
+			SystemOut: fmt.Sprintf("%s of %d episodes ended in %s", RateText(cr.Rate), cr.N, cr.Class) + sampledDiffNote(res, cr.Goal, cr.Variant, cr.Class)}
 		for _, v := range res.Thresholds {
 			if v.Metric == cr.Class && (v.Goal == "" || v.Goal == cr.Goal) && v.Variant == cr.Variant && v.Result == NotReady {
 				markCase(&c, &outcomes, v)

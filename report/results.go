@@ -164,6 +164,9 @@ type Trace struct {
 	Severity string `json:"severity"`
 	Replay   string `json:"replay"` // e.g. "herd replay mock:crm --seed 42 --agent 17 --variant ambiguous"
 	Steps    []Step `json:"steps"`
+	// WorldDiff: records created, changed or deleted outside the goal's
+	// target (worlddiff.go).
+	WorldDiff []DiffEntry `json:"world_diff,omitempty"`
 }
 
 // Step is one thing an agent did.

@@ -174,6 +174,9 @@ func (t *termWriter) traces(res *Results, limit int) {
 		for _, s := range tr.Steps {
 			t.printf("    %-8s %-7s %-16s %s\n", s.At, s.Kind, s.Tool, truncate(s.Result, 80))
 		}
+		if d := tr.DiffText(); d != "" {
+			t.printf("    world diff outside the target: %s\n", d)
+		}
 		t.printf("    replay: %s\n", tr.Replay)
 	}
 }

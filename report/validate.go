@@ -34,6 +34,9 @@ func (r *Results) Validate() error {
 	if err := r.validateSums(); err != nil {
 		return err
 	}
+	if err := r.validateWorldDiffs(); err != nil {
+		return err
+	}
 	return r.validateTiming()
 }
 

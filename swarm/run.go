@@ -670,6 +670,9 @@ func ToReportTrace(agent int, seed uint64, variant string, o personas.Outcome, r
 			}
 			t.Steps = append(t.Steps, st)
 		}
+		for _, d := range o.Trace.WorldDiff {
+			t.WorldDiff = append(t.WorldDiff, report.DiffEntry{Type: d.Type, ID: d.ID, Change: d.Change, Fields: slices.Clone(d.Fields)})
+		}
 	}
 	return t
 }
