@@ -122,6 +122,7 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 	}
 	a.out.Class, a.out.Severity, a.out.Violations = v.Class, v.Severity, v.Violations
 	a.out.Calls = local.Calls()
+	a.out.Target = attempt.Target.ID()
 	a.out.IgnoredRetryAfter = local.IgnoredRetryAfter()
 	a.out.Recovered = len(a.out.Faults) > 0 && v.Severity == engine.SeverityOK
 	if a.trace != nil {

@@ -52,7 +52,10 @@ type Outcome struct {
 	// success). Declined: it refused because no tool does what the goal
 	// asks.
 	Claimed, Declined bool
-	Trace             *Trace // when Episode.Trace
+	// Target is the id of the goal's target record: agents that share a
+	// persona, a goal and a target are repeated trials of one task.
+	Target string
+	Trace  *Trace // when Episode.Trace
 }
 
 // FaultEvent is one injected fault the agent met.

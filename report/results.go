@@ -47,9 +47,14 @@ type Results struct {
 	Traces     []Trace          `json:"traces,omitempty"`  // ≤ TracesPerClass lowest agents per goal×variant×class
 	Flipped    []Flip           `json:"flipped,omitempty"` // ≤ FlipsPerPair lowest agents per goal×variant pair
 	Lint       []LintFinding    `json:"lint,omitempty"`
-	Thresholds []Verdict        `json:"thresholds,omitempty"`
-	Rates      *Rates           `json:"rates,omitempty"`  // derived from counts and paired on every write; never read
-	Timing     *Timing          `json:"timing,omitempty"` // not deterministic
+	// Trials are the repeated trials of each task (goal × persona ×
+	// variant × target); PassK is derived from them on every write
+	// (passk.go).
+	Trials     []Trial   `json:"trials,omitempty"`
+	PassK      []PassK   `json:"pass_k,omitempty"`
+	Thresholds []Verdict `json:"thresholds,omitempty"`
+	Rates      *Rates    `json:"rates,omitempty"`  // derived from counts and paired on every write; never read
+	Timing     *Timing   `json:"timing,omitempty"` // not deterministic
 }
 
 // Run is the run's metadata: enough to reproduce it.

@@ -35,6 +35,7 @@ func Terminal(w io.Writer, res *Results, opts TerminalOptions) error {
 	t.section("Variant comparison — the same agents under each wording (McNemar exact test)", comparisonTable(shownComparisons(res)))
 	t.section("Fault handling — injected faults and what agents made of them", faultTable(res))
 	t.section("Tool confusions — the write tool called instead of the one the goal needs", confusionTable(res))
+	t.section("Repeated trials — pass^k (all k right) and pass@k (one of k right) over tasks: agents sharing a persona, a goal and its target", passKTable(res))
 	t.section("Description lint", lintTable(res, false))
 	t.latency(res)
 	t.traces(res, opts.Traces)

@@ -37,6 +37,9 @@ func (r *Results) Validate() error {
 	if err := r.validateWorldDiffs(); err != nil {
 		return err
 	}
+	if err := r.validateTrials(); err != nil {
+		return err
+	}
 	return r.validateTiming()
 }
 
