@@ -242,6 +242,7 @@ type Timing struct {
 	Latency        []LatencyHistogram `json:"latency,omitempty"`   // per tool, plus "all"
 	InFlight       []Sample           `json:"in_flight,omitempty"` // in-flight calls over time (load runs)
 	Calls          []CallClass        `json:"calls,omitempty"`     // calls per tool by how they ended (runs over a transport)
+	Ceiling        *Ceiling           `json:"ceiling,omitempty"`   // a ceiling search's curve (ceiling.go)
 }
 
 // CallClass is N calls of a tool over a transport that ended in Class: ok,

@@ -38,6 +38,9 @@ func Terminal(w io.Writer, res *Results, opts TerminalOptions) error {
 	t.section("Repeated trials — pass^k (all k right) and pass@k (one of k right) over tasks: agents sharing a persona, a goal and its target", passKTable(res))
 	t.section("Description lint", lintTable(res, false))
 	t.latency(res)
+	if c := res.Timing; c != nil && c.Ceiling != nil {
+		t.section(fmt.Sprintf("Ceiling search — %s: the last rate within the bound is %.1f agents a second", c.Ceiling.Bound, c.Ceiling.Rate), ceilingTable(res))
+	}
 	t.traces(res, opts.Traces)
 	return t.err
 }

@@ -40,6 +40,11 @@ func (r *Results) Validate() error {
 	if err := r.validateTrials(); err != nil {
 		return err
 	}
+	if r.Timing != nil {
+		if err := r.Timing.Ceiling.validate(); err != nil {
+			return err
+		}
+	}
 	return r.validateTiming()
 }
 

@@ -25,6 +25,7 @@ type transportOptions struct {
 	token       string
 	allowWrites bool
 	maxResponse int64
+	findCeiling string // a bound: step the rate up until it fails (ceiling.go)
 }
 
 // defaultInFlight is the agents at once over a transport when neither
@@ -44,6 +45,7 @@ func (o *transportOptions) addFlags(cmd *cobra.Command) {
 	f.Int64Var(&o.maxResponse, "max-response-bytes", target.DefaultMaxResponseBytes, "largest answer an HTTP target may send (a response body, or one SSE event); a larger one fails the call as a transport error")
 	f.StringVar(&o.token, "token", "", "bearer token for an HTTP target (default: $"+tokenEnv+")")
 	f.BoolVar(&o.allowWrites, "allow-writes", false, "external servers: also call tools that may write (never without this flag)")
+	f.StringVar(&o.findCeiling, "find-ceiling", "", "step the start rate up (from --rate, each step --duration long) until BOUND fails, e.g. 'p99<200ms,errors<1%'; report the last rate within it and the curve")
 }
 
 // transportLoad checks the flags that depend on the kind of target, before
