@@ -73,6 +73,10 @@ type CeilingSearch struct {
 	Refine int
 	Step   time.Duration
 	Max    float64 // highest rate tried (0: MaxRate)
+	// Confirm runs a step that failed once more, and the rate fails only
+	// when both did: one slow moment on a shared machine (a collector, a
+	// neighbour's build) must not end the search below the ceiling.
+	Confirm bool
 }
 
 // Defaults of a ceiling search.
@@ -117,7 +121,10 @@ func FindCeiling(ctx context.Context, cfg Config, tgt Target, b CeilingBound, s 
 	}
 	ceiling := &report.Ceiling{Bound: b.Spec}
 	var kept *report.Results
-	step := func(rate float64) (bool, error) {
+	confirming := false
+	var stepFn func(rate float64) (bool, error)
+	step := func(rate float64) (bool, error) { return stepFn(rate) }
+	stepFn = func(rate float64) (bool, error) {
 		c := cfg
 		c.Load = &Load{Pacer: ConstantPacer(rate, s.Step), Duration: s.Step, MaxInFlight: inFlight}
 		c.Agents = max(1, int(math.Ceil(rate*s.Step.Seconds())))
@@ -136,6 +143,11 @@ func FindCeiling(ctx context.Context, cfg Config, tgt Target, b CeilingBound, s 
 		ceiling.Steps = append(ceiling.Steps, st)
 		if onStep != nil {
 			onStep(st)
+		}
+		if !st.Pass && s.Confirm && !confirming {
+			confirming = true
+			defer func() { confirming = false }()
+			return stepFn(rate)
 		}
 		if st.Pass || kept == nil {
 			kept = res

@@ -17,7 +17,7 @@ func runCeiling(ctx context.Context, chatter io.Writer, o *swarmCmdOptions, cfg 
 	if err != nil {
 		return nil, usageErrf("--find-ceiling: %v", err)
 	}
-	search := swarm.CeilingSearch{From: o.transport.rate, Step: o.transport.duration, Refine: swarm.DefaultCeilingRefine}
+	search := swarm.CeilingSearch{From: o.transport.rate, Step: o.transport.duration, Refine: swarm.DefaultCeilingRefine, Confirm: true}
 	res, err := swarm.FindCeiling(ctx, cfg, tgt, bound, search, func(st report.CeilingStep) {
 		verdict := "within the bound"
 		if !st.Pass {
