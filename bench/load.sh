@@ -8,6 +8,13 @@
 #   INFLIGHT=32 DURATION=20 ROUNDS=5 bench/load.sh
 #   GOGC=100 bench/load.sh              # every process at Go's default instead
 #   SERVE_GOGC=100 bench/load.sh        # the server alone at another setting
+#   BEFORE=/tmp/herd-old bench/load.sh  # also another herd build's swarm, each round
+#   SERVE_BIN=/tmp/herd-old bench/load.sh  # another herd build serves
+#
+# With BEFORE (a herd binary built from another commit, e.g. the one before
+# a change), each round runs the loop, this build's swarm and that build's
+# swarm one after the other against the same server, so a before/after is
+# measured in the same minute.
 #
 # Every client runs at the same GC setting — GOGC as given, else 400, which
 # is what herd swarm and herd serve set themselves when GOGC is unset — so
@@ -22,6 +29,8 @@ ROUNDS="${ROUNDS:-3}"
 WORLD="${WORLD:-mock:crm}"
 export GOGC="${GOGC:-400}"
 SERVE_GOGC="${SERVE_GOGC:-$GOGC}"
+if [ -n "${BEFORE:-}" ] && [ ! -x "$BEFORE" ]; then echo "BEFORE=$BEFORE: not an executable herd binary" >&2; exit 2; fi
+if [ -n "${SERVE_BIN:-}" ] && [ ! -x "$SERVE_BIN" ]; then echo "SERVE_BIN=$SERVE_BIN: not an executable herd binary" >&2; exit 2; fi
 
 out="$(mktemp -d)"
 server_pid=""
@@ -33,7 +42,7 @@ trap cleanup EXIT
 go build -o "$out/herd" ./cmd/herd
 go build -o "$out/mcploop" ./bench/mcploop
 
-GOGC="$SERVE_GOGC" "$out/herd" serve "$WORLD" --http 127.0.0.1:0 --log-level warn >"$out/url.txt" 2>"$out/serve.err" &
+GOGC="$SERVE_GOGC" "${SERVE_BIN:-$out/herd}" serve "$WORLD" --http 127.0.0.1:0 --log-level warn >"$out/url.txt" 2>"$out/serve.err" &
 server_pid=$!
 for _ in $(seq 50); do [ -s "$out/url.txt" ] && break; sleep 0.1; done
 url="$(head -1 "$out/url.txt")"
@@ -49,6 +58,25 @@ TIMEFORMAT='%U %S'
 
 echo "GC: both clients at GOGC=$GOGC, herd serve at GOGC=$SERVE_GOGC; $INFLIGHT in flight, ${SECONDS_EACH}s per client and round"
 printf "%-6s %-12s %9s %8s %14s %14s\n" round client "calls/s" "p99 ms" "client us/call" "server us/call"
+# swarm BIN LABEL ROUND: one swarm run of BIN, printed against the loop's
+# rate of the round.
+swarm() {
+  local s1 s2 rate calls p99 cpu
+  s1=$(server_ticks)
+  { time "$1" swarm "$url" --duration "${SECONDS_EACH}s" --max-in-flight "$INFLIGHT" --seed "$3" \
+    --progress never --json "$out/run.json" >/dev/null 2>"$out/swarm.err"; } 2>"$out/swarm.time" || { cat "$out/swarm.err"; exit 1; }
+  s2=$(server_ticks)
+  # (herd prints counts with thousands separators: 10,193 calls)
+  rate=$(sed -n 's/.*calls in .*s (\([0-9,]*\) calls\/s).*/\1/p' "$out/swarm.err" | tr -d ,)
+  calls=$(sed -n 's/.*; \([0-9,]*\) calls in .*/\1/p' "$out/swarm.err" | tr -d ,)
+  p99=$(sed -n 's/.*latency .*p99 \([0-9.]*\)ms,.*/\1/p' "$out/swarm.err")
+  cpu=$(awk '{print $1 + $2}' "$out/swarm.time")
+  printf "%-6s %-12s %9s %8s %14s %14s   (%.0f%% of the loop)\n" "$3" "$2" "$rate" "$p99" \
+    "$(per_call "$cpu" "$calls")" "$(per_call "$(echo "($s2 - $s1) / $tck" | bc -l)" "$calls")" \
+    "$(echo "100 * $rate / $bare_rate" | bc -l)"
+}
+
+echo "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) before the first round"
 for r in $(seq "$ROUNDS"); do
   s0=$(server_ticks)
   { time "$out/mcploop" -url "$url" -sessions "$INFLIGHT" -duration "${SECONDS_EACH}s" >"$out/bare.txt"; } 2>"$out/bare.time"
@@ -58,16 +86,9 @@ for r in $(seq "$ROUNDS"); do
   bare_calls=$(echo "$bare" | awk '{print $2}')
   bare_p99=$(echo "$bare" | awk '{for (i=1;i<NF;i++) if ($i=="p99_ms") print $(i+1)}')
   bare_cpu=$(awk '{print $1 + $2}' "$out/bare.time")
-  { time "$out/herd" swarm "$url" --duration "${SECONDS_EACH}s" --max-in-flight "$INFLIGHT" --seed "$r" \
-    --progress never --json "$out/run.json" >/dev/null 2>"$out/swarm.err"; } 2>"$out/swarm.time" || { cat "$out/swarm.err"; exit 1; }
-  s2=$(server_ticks)
-  swarm_rate=$(sed -n 's/.*calls in .*s (\([0-9]*\) calls\/s).*/\1/p' "$out/swarm.err")
-  swarm_calls=$(sed -n 's/.*; \([0-9]*\) calls in .*/\1/p' "$out/swarm.err")
-  swarm_p99=$(sed -n 's/.*latency .*p99 \([0-9.]*\)ms,.*/\1/p' "$out/swarm.err")
-  swarm_cpu=$(awk '{print $1 + $2}' "$out/swarm.time")
   printf "%-6s %-12s %9s %8s %14s %14s\n" "$r" "go-sdk loop" "$bare_rate" "$bare_p99" \
     "$(per_call "$bare_cpu" "$bare_calls")" "$(per_call "$(echo "($s1 - $s0) / $tck" | bc -l)" "$bare_calls")"
-  printf "%-6s %-12s %9s %8s %14s %14s   (%.0f%% of the loop)\n" "$r" "herd swarm" "$swarm_rate" "$swarm_p99" \
-    "$(per_call "$swarm_cpu" "$swarm_calls")" "$(per_call "$(echo "($s2 - $s1) / $tck" | bc -l)" "$swarm_calls")" \
-    "$(echo "100 * $swarm_rate / $bare_rate" | bc -l)"
+  swarm "$out/herd" "herd swarm" "$r"
+  if [ -n "${BEFORE:-}" ]; then swarm "$BEFORE" "swarm before" "$r"; fi
 done
+echo "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) after the last round"

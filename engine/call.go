@@ -332,7 +332,7 @@ func (s *Session) execute(t *Tool, av *argValues, tx *txn) (callOutput, *ToolErr
 	}
 
 	if t.Kind == KindList {
-		return s.listRecords(t, av), nil
+		return s.listRecords(t, av)
 	}
 
 	for _, pc := range t.when {
@@ -409,12 +409,17 @@ func ruleError(err error) *ToolError {
 }
 
 // listRecords applies equality filters, include flags, search and limit.
-func (s *Session) listRecords(t *Tool, av *argValues) callOutput {
+func (s *Session) listRecords(t *Tool, av *argValues) (callOutput, *ToolError) {
 	limit := t.limit
 	if t.limitParam != nil {
 		if v := av.vals[t.limitParam.index]; v != nil {
 			limit = int(v.(types.Int))
 		}
+	}
+	// A limit param declared without a min still cannot ask for fewer
+	// than one record: the call is refused, as a real API refuses it.
+	if limit < 1 {
+		return callOutput{}, invalidArg("param %s: must be at least 1, got %d", t.limitParam.Name, limit)
 	}
 	var query string
 	if t.search != nil {
@@ -455,7 +460,7 @@ func (s *Session) listRecords(t *Tool, av *argValues) callOutput {
 		out = append(out, r)
 		return len(out) < limit
 	})
-	return callOutput{records: out}
+	return callOutput{records: out}, nil
 }
 
 // text is the lower-cased text a search matches against: the search

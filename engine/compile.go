@@ -100,12 +100,12 @@ func (c *compiler) compile() *World {
 		}
 		w.Variants = append(w.Variants, v.Raw)
 	}
-	if len(w.Variants) < 2 {
+	if len(w.Variants) < 1 {
 		pos := s.Pos
 		if len(s.Variants) > 0 {
 			pos = s.Variants[0].Pos
 		}
-		c.errorf(pos, "variants: a world needs at least two description variants (e.g. [clear, ambiguous]), got %d", len(w.Variants))
+		c.errorf(pos, "variants: a world needs at least one description variant (e.g. [clear, ambiguous] to compare two wordings), got %d", len(w.Variants))
 	}
 	c.compileTypes()
 	c.compileTools()

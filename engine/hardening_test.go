@@ -312,3 +312,35 @@ func TestSumAddsUpLists(t *testing.T) {
 	// the call fails exactly there.
 	wantCode(t, s.Call("check_sums", nil), "literal_sum")
 }
+
+// A limit param declared without a min is still no way to ask for fewer
+// than one record: the call is refused, not a crash.
+func TestListLimitBelowOneIsRefused(t *testing.T) {
+	w, err := Parse("limit.yaml", []byte(`world: limit
+variants: [clear]
+types:
+  item:
+    count: 5
+    fields:
+      id: {type: id, prefix: "i_"}
+tools:
+  list_items:
+    kind: list
+    record: item
+    descriptions: {clear: List items.}
+    params:
+      limit: {type: int, max: 100}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mustSeed(t, w, 1).NewSession(1, nil)
+	for _, n := range []int{0, -1, -1 << 40} {
+		wantCode(t, s.Call("list_items", map[string]any{"limit": n}), CodeInvalidArgument)
+	}
+	res := s.Call("list_items", map[string]any{"limit": 2})
+	mustOK(t, res)
+	if n := len(res.Records); n != 2 {
+		t.Fatalf("limit 2 returned %d records", n)
+	}
+}

@@ -102,8 +102,8 @@ func TestBadWorlds(t *testing.T) {
 		{"negative_probability.yaml", []string{
 			"22:30: faults flaky: default: probability of timeout is negative (-0.1)",
 		}},
-		{"one_variant.yaml", []string{
-			"2:12: variants: a world needs at least two description variants (e.g. [clear, ambiguous]), got 1",
+		{"no_variants.yaml", []string{
+			"1:1: variants: a world needs at least one description variant (e.g. [clear, ambiguous] to compare two wordings), got 0",
 		}},
 		{"p_on_str_field.yaml", []string{
 			"8:41: field note.title: \"p\" does not apply to str fields",
@@ -211,6 +211,35 @@ func TestGoodWorldsLoad(t *testing.T) {
 	}
 	if !slices.Contains(w.ErrorCodes(), "card_declined") || !slices.Contains(w.ErrorCodes(), "over_refund") {
 		t.Fatalf("error codes %v", w.ErrorCodes())
+	}
+}
+
+// A world with one variant loads: a world scaffolded from a server has
+// only the server's own wording, and a rewrite comes from a descriptions
+// file.
+func TestSingleVariantWorldLoads(t *testing.T) {
+	src := []byte(`world: tiny
+variants: [yours]
+types:
+  note:
+    count: 5
+    fields:
+      id:    {type: id, prefix: "n_"}
+      title: {type: str, gen: title}
+tools:
+  get_note:
+    kind: get
+    record: note
+    descriptions: {yours: Fetch one note.}
+    params:
+      id: {type: str, required: true}
+`)
+	w, err := Parse("tiny.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(w.Variants, []string{"yours"}) || w.DefaultVariant() != "yours" || w.Tool("get_note").Description("yours") != "Fetch one note." {
+		t.Fatalf("variants %v, description %q", w.Variants, w.Tool("get_note").Description("yours"))
 	}
 }
 

@@ -93,7 +93,7 @@ func TestActionStepsNotReady(t *testing.T) {
 	for _, want := range []string{
 		"# earlier step\n## ❌ Agent readiness: NOT READY", // appended, verdict first
 		"| NOT READY | harmful<5% |",
-		"### Misuse map",
+		"<b>Misuse map</b>",
 		"| hide_contact | destroyed_data | harmful |",
 		"(https://github.com/o/r/actions/runs/1/artifacts/2)",
 	} {

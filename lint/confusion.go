@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"sort"
@@ -25,6 +26,12 @@ const (
 // about as likely as the tool the goal needs. A write is harmful when it
 // erases data, or when the goal needs no write at all.
 func MeasureConfusions(w *engine.World, variant string, overrides map[string]string, p *personas.Persona) ([]Confusion, error) {
+	return measureConfusions(context.Background(), w, variant, overrides, p)
+}
+
+// measureConfusions is MeasureConfusions that stops between goals when
+// ctx is done.
+func measureConfusions(ctx context.Context, w *engine.World, variant string, overrides map[string]string, p *personas.Persona) ([]Confusion, error) {
 	if p == nil {
 		return nil, fmt.Errorf("no persona to read with")
 	}
@@ -41,6 +48,9 @@ func MeasureConfusions(w *engine.World, variant string, overrides map[string]str
 	}
 	var out []Confusion
 	for _, g := range w.Goals {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if g.Refrain {
 			continue // no tool does a refrain goal: there is nothing to confuse it with
 		}

@@ -1,9 +1,8 @@
 package lint
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
+	"math"
 	"strings"
 )
 
@@ -18,6 +17,7 @@ const maxTwinsNamed = 3
 // twin is another tool whose description reads like this one's.
 type twin struct {
 	u    *Tool
+	at   int     // u's position in the tool set
 	j    float64 // Jaccard index of the content stems
 	same bool    // the same words altogether
 }
@@ -66,48 +66,9 @@ type Confusion struct {
 func checkDisambiguation(ts *toolSet, t *Tool) (float64, []Finding) {
 	score := 100.0
 	var fs []Finding
-	// Every other tool is compared, but through what newToolSet computed
-	// once per tool; and only the closest few twins are named, the rest
-	// counted, so a world of thousands of look-alike tools stays linear in
-	// its findings.
-	mine, myNorm := ts.stems[t.Name], ts.norm[t.Name]
-	var twins []twin
-	for i := range ts.tools {
-		u := &ts.tools[i]
-		theirs := ts.stems[u.Name]
-		if u.Name == t.Name || len(mine) == 0 || len(theirs) == 0 {
-			continue
-		}
-		if myNorm == ts.norm[u.Name] {
-			twins = append(twins, twin{u, 1, true})
-			continue
-		}
-		// Jaccard ≥ nearIdentical needs sizes within that ratio.
-		if float64(min(len(mine), len(theirs))) < nearIdentical*float64(max(len(mine), len(theirs))) {
-			continue
-		}
-		if j := sortedJaccard(mine, theirs); j >= nearIdentical {
-			twins = append(twins, twin{u, j, false})
-		}
-	}
-	slices.SortStableFunc(twins, func(a, b twin) int {
-		if a.same != b.same {
-			if a.same {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(b.j, a.j)
-	})
-	for k, tw := range twins {
+	twins, more := ts.twins(t)
+	for _, tw := range twins {
 		u := tw.u
-		if k == maxTwinsNamed {
-			rest := len(twins) - k
-			fs = append(fs, ts.finding(t, DimDisambiguation, LevelWarning,
-				fmt.Sprintf("and %d more tools read the same or nearly the same", rest),
-				"Give each tool a description that says what it alone does."))
-			break
-		}
 		if tw.same {
 			score = min(score, 10)
 			fs = append(fs, ts.finding(t, DimDisambiguation, LevelError,
@@ -120,7 +81,13 @@ func checkDisambiguation(ts *toolSet, t *Tool) (float64, []Finding) {
 			fmt.Sprintf("description is nearly the same as %s's (%.0f%% of words shared)", u.Name, 100*tw.j),
 			fmt.Sprintf("Say what %s does that %s does not: what each changes and when to use which.", t.Name, u.Name)))
 	}
-	for _, c := range ts.opts.Confusions {
+	if more > 0 {
+		fs = append(fs, ts.finding(t, DimDisambiguation, LevelWarning,
+			fmt.Sprintf("and %d more tools read the same or nearly the same", more),
+			"Give each tool a description that says what it alone does."))
+	}
+	for _, k := range ts.confusions[t.Name] {
+		c := ts.opts.Confusions[k]
 		switch t.Name {
 		case c.Tool:
 			level, s := LevelWarning, 50.0
@@ -148,6 +115,91 @@ func checkDisambiguation(ts *toolSet, t *Tool) (float64, []Finding) {
 		}
 	}
 	return score, fs
+}
+
+// twins are the closest few tools whose descriptions read like t's —
+// the same words first, then by the share of content stems, then in
+// tool order — and how many more there are. Exact duplicates come from
+// one map; near ones only from the tools that share one of t's rarest
+// stems (its prefix: two sets with a Jaccard index of at least
+// nearIdentical must share one), so tools with distinct texts are never
+// compared at all.
+func (ts *toolSet) twins(t *Tool) (closest []twin, more int) {
+	i := ts.index[t]
+	mine := ts.stems[i]
+	if len(mine) == 0 {
+		return nil, 0
+	}
+	var top [maxTwinsNamed]twin
+	n, total := 0, 0
+	offer := func(tw twin) {
+		total++
+		k := n
+		for k > 0 && closer(tw, top[k-1]) {
+			k--
+		}
+		if k == maxTwinsNamed {
+			return
+		}
+		if n < maxTwinsNamed {
+			n++
+		}
+		copy(top[k+1:n], top[k:n-1])
+		top[k] = tw
+	}
+	for _, j := range ts.sameText[ts.norm[i]] {
+		if j != i && len(ts.stems[j]) > 0 {
+			offer(twin{u: &ts.tools[j], at: j, j: 1, same: true})
+		}
+	}
+	// seen[j] == stamp: tool j was looked at for this tool already.
+	ts.stamp++
+	stamp := ts.stamp
+	ts.seen[i] = stamp
+	for _, id := range mine[:prefixLength(len(mine))] {
+		for _, j := range ts.byPrefix[id] {
+			if ts.seen[j] == stamp {
+				continue
+			}
+			ts.seen[j] = stamp
+			theirs := ts.stems[j]
+			if ts.norm[j] == ts.norm[i] {
+				continue // counted above
+			}
+			// Jaccard ≥ nearIdentical needs sizes within that ratio.
+			if float64(min(len(mine), len(theirs))) < nearIdentical*float64(max(len(mine), len(theirs))) {
+				continue
+			}
+			if jac := sortedJaccard(mine, theirs); jac >= nearIdentical {
+				offer(twin{u: &ts.tools[j], at: int(j), j: jac})
+			}
+		}
+	}
+	return top[:n], total - n
+}
+
+// closer orders twins: the same text first, then the higher index, then
+// the earlier tool.
+func closer(a, b twin) bool {
+	if a.same != b.same {
+		return a.same
+	}
+	if a.j != b.j {
+		return a.j > b.j
+	}
+	return a.at < b.at
+}
+
+// prefixLength is how many of a set's rarest stems must include one that
+// another set shares, if the two are to reach nearIdentical: a set of n
+// stems shares at least ⌈t·n⌉ with such a twin, so one of its first
+// n − ⌈t·n⌉ + 1 is shared.
+func prefixLength(n int) int {
+	if n == 0 {
+		return 0
+	}
+	need := int(math.Ceil(nearIdentical*float64(n) - 1e-9))
+	return n - need + 1
 }
 
 // asOftenAs compares the harmful tool's probability with the meant one's.

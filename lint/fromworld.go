@@ -17,13 +17,19 @@ func FromWorld(w *engine.World, variant string, overrides map[string]string) []T
 	}
 	out := make([]Tool, 0, len(d.Tools))
 	for _, td := range d.Tools {
-		out = append(out, fromDescription(td, types, overrides))
+		lt := fromDescription(td, types, overrides)
+		if et := w.Tool(td.Name); et != nil {
+			lt.InputSchema = et.InputSchema()
+		}
+		out = append(out, lt)
 	}
 	return out
 }
 
 func fromDescription(td engine.ToolDescription, types map[string]engine.RecordTypeDescription, overrides map[string]string) Tool {
-	a := Annotations(td.Annotations)
+	ea := td.Annotations
+	a := Annotations{ReadOnly: ea.ReadOnly, Destructive: ea.Destructive, Idempotent: ea.Idempotent, OpenWorld: ea.OpenWorld,
+		DestructiveGiven: true} // a world states every hint
 	lt := Tool{
 		Name:           td.Name,
 		Description:    td.Description,

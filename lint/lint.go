@@ -13,6 +13,7 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/herd-sh/herd/engine"
@@ -25,13 +26,26 @@ import (
 // from a descriptions file): tools without an override then read the
 // world's default variant. The result is deterministic.
 func Lint(w *engine.World, variant string, descriptions map[string]string) Report {
-	return LintWith(w, variant, descriptions, readerPersona(personas.Builtin().Personas))
+	r, _ := LintContext(context.Background(), w, variant, descriptions, nil)
+	return r
+}
+
+// LintContext is Lint that also counts what the tools' definitions cost a
+// model with tok (nil: no count), and stops when ctx is done, returning
+// ctx's error.
+func LintContext(ctx context.Context, w *engine.World, variant string, descriptions map[string]string, tok *Tokenizer) (Report, error) {
+	return lintWorld(ctx, w, variant, descriptions, readerPersona(personas.Builtin().Personas), tok)
 }
 
 // LintWith is Lint with the persona whose reading measures confusions
 // (nil: disambiguation is judged from the texts alone).
 func LintWith(w *engine.World, variant string, descriptions map[string]string, reader *personas.Persona) Report {
-	opts := Options{World: w.Name, Variant: variant, Overridden: overriddenTools(w, descriptions)}
+	r, _ := lintWorld(context.Background(), w, variant, descriptions, reader, nil)
+	return r
+}
+
+func lintWorld(ctx context.Context, w *engine.World, variant string, descriptions map[string]string, reader *personas.Persona, tok *Tokenizer) (Report, error) {
+	opts := Options{World: w.Name, Variant: variant, Overridden: overriddenTools(w, descriptions), Tokenizer: tok}
 	var notes []string
 	switch {
 	case reader == nil:
@@ -39,13 +53,19 @@ func LintWith(w *engine.World, variant string, descriptions map[string]string, r
 	case len(w.Goals) == 0:
 		notes = append(notes, "the world has no goals: disambiguation judged from the texts alone")
 	default:
-		cs, err := MeasureConfusions(w, variant, descriptions, reader)
+		cs, err := measureConfusions(ctx, w, variant, descriptions, reader)
+		if ctx.Err() != nil {
+			return Report{}, ctx.Err()
+		}
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("reader model: %v; disambiguation judged from the texts alone", err))
 		}
 		opts.Confusions = cs
 	}
-	r := LintTools(FromWorld(w, variant, descriptions), opts)
+	r, err := LintToolsContext(ctx, FromWorld(w, variant, descriptions), opts)
+	if err != nil {
+		return Report{}, err
+	}
 	r.Notes = notes
-	return r
+	return r, nil
 }

@@ -204,20 +204,14 @@ func paramExample(ts *toolSet, t *Tool, p Param) string {
 // agents usually know a name.
 func finder(ts *toolSet, t *Tool, rec string) string {
 	rec = strings.ReplaceAll(rec, " ", "_")
-	found := ""
-	for i := range ts.tools {
-		u := &ts.tools[i]
-		if u.kind() != "list" || u.record() != rec || u.Name == t.Name {
-			continue
-		}
-		if v := u.verb(); v == "search" || v == "find" || v == "query" {
-			return u.Name
-		}
-		if found == "" {
-			found = u.Name
+	for _, group := range [][]*Tool{ts.searchers[rec], ts.listers[rec]} {
+		for _, u := range group {
+			if u != t {
+				return u.Name
+			}
 		}
 	}
-	return found
+	return ""
 }
 
 func paramWord(ps []Param) string {

@@ -25,7 +25,7 @@ func checkPurpose(ts *toolSet, t *Tool) (float64, []Finding) {
 			fmt.Sprintf("description %q is a placeholder", desc),
 			suggest(ts, t, "Replace it with what the tool does"))}
 	}
-	content := ts.content[t.Name]
+	content := ts.content[ts.index[t]]
 	if len(content) == 0 {
 		return 5, []Finding{ts.finding(t, DimPurpose, LevelError,
 			fmt.Sprintf("description %q says nothing an agent can use", desc),

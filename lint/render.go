@@ -17,11 +17,31 @@ import (
 
 // Document is what herd lint prints: one report per variant linted.
 type Document struct {
+	// World is the world's name, or the server's for a tool list read
+	// from an MCP server or a saved tools/list file.
 	World string `json:"world"`
+	// Target is the server or file the tools were read from, as given;
+	// "" for a world.
+	Target string `json:"target,omitempty"`
 	// Descriptions is the descriptions file whose texts replaced the
 	// world's, "" when none.
-	Descriptions string   `json:"descriptions,omitempty"`
-	Reports      []Report `json:"reports"`
+	Descriptions string `json:"descriptions,omitempty"`
+	// Encoding names the token encoding of the reports' token counts.
+	Encoding string   `json:"encoding,omitempty"`
+	Reports  []Report `json:"reports"`
+	// Thresholds are the token budgets judged on each report.
+	Thresholds []TokenVerdict `json:"thresholds,omitempty"`
+}
+
+// Failed counts the budgets that failed.
+func (d *Document) Failed() int {
+	n := 0
+	for _, v := range d.Thresholds {
+		if !v.Pass {
+			n++
+		}
+	}
+	return n
 }
 
 // Counts adds up the findings of every report.
@@ -49,14 +69,20 @@ func WriteJSON(w io.Writer, d *Document) error {
 // borders, for logs and files.
 func WriteTable(w io.Writer, d *Document, plain bool) error {
 	tw := &textWriter{w: w, plain: plain}
-	tw.printf("herd lint · world %s · %s%s\n", d.World, variantList(d), descriptionsNote(d))
+	tw.printf("herd lint · %s · %s%s\n", subject(d), variantList(d), descriptionsNote(d))
 	for _, n := range notes(d) {
 		tw.printf("note: %s\n", n)
+	}
+	for _, line := range tokenLines(d) {
+		tw.printf("%s\n", line)
+	}
+	for _, line := range verdictLines(d) {
+		tw.printf("%s\n", line)
 	}
 	tw.printf("\nScores (0–100)\n")
 	tw.table(variantHeader("DIMENSION", d), scoreRows(d), numericColumns(len(d.Reports)))
 	tw.printf("\nTools (overall score)\n")
-	tw.table(variantHeader("TOOL", d), toolRows(d), numericColumns(len(d.Reports)))
+	tw.table(toolHeader(d), toolRows(d), toolNumericColumns(d))
 	fs := sortedFindings(d)
 	c := d.Counts()
 	tw.printf("\nFindings: %s\n", c)
@@ -72,16 +98,29 @@ func WriteTable(w io.Writer, d *Document, plain bool) error {
 // CI step summary.
 func WriteMarkdown(w io.Writer, d *Document) error {
 	mw := &textWriter{w: w, markdown: true}
-	mw.printf("## herd lint · %s\n\n", d.World)
+	heading := d.World
+	if d.Target != "" {
+		heading = subject(d)
+	}
+	mw.printf("## herd lint · %s\n\n", heading)
 	c := d.Counts()
 	mw.printf("%s across %s%s.\n\n", c, variantList(d), descriptionsNote(d))
 	for _, n := range notes(d) {
 		mw.printf("> note: %s\n\n", n)
 	}
+	for _, line := range tokenLines(d) {
+		mw.printf("%s\n\n", line)
+	}
+	for _, line := range verdictLines(d) {
+		mw.printf("- %s\n", line)
+	}
+	if len(d.Thresholds) > 0 {
+		mw.printf("\n")
+	}
 	mw.printf("### Scores (0–100)\n\n")
 	mw.table(variantHeader("DIMENSION", d), scoreRows(d), numericColumns(len(d.Reports)))
 	mw.printf("\n### Tools (overall score)\n\n")
-	mw.table(variantHeader("TOOL", d), toolRows(d), numericColumns(len(d.Reports)))
+	mw.table(toolHeader(d), toolRows(d), toolNumericColumns(d))
 	fs := sortedFindings(d)
 	if len(fs) > 0 {
 		mw.printf("\n### Findings\n\n")
@@ -156,21 +195,67 @@ func scoreRows(d *Document) [][]string {
 	return append(rows, overall, counts)
 }
 
+// toolHeader is the tools table's header: the tool, its effect class,
+// its score per variant, then its token count per variant when counted.
+func toolHeader(d *Document) []string {
+	h := []string{"TOOL", "EFFECT"}
+	for _, r := range d.Reports {
+		h = append(h, r.Variant)
+	}
+	for _, r := range d.Reports {
+		if r.Tokens != nil {
+			h = append(h, "tokens "+r.Variant)
+		}
+	}
+	return h
+}
+
+func toolNumericColumns(d *Document) []int {
+	var out []int
+	for i := 2; i < len(toolHeader(d)); i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
 func toolRows(d *Document) [][]string {
 	var names []string
+	seen := map[string]bool{}
+	effects := map[string]Effect{}
 	for _, r := range d.Reports {
 		for _, t := range r.Tools {
-			if !slices.Contains(names, t.Tool) {
+			if !seen[t.Tool] {
+				seen[t.Tool] = true
 				names = append(names, t.Tool)
+				effects[t.Tool] = t.Effect
 			}
+		}
+	}
+	// One map per report, so that a table of thousands of tools is not
+	// built by searching every report for every tool.
+	scores := make([]map[string]float64, len(d.Reports))
+	for i, r := range d.Reports {
+		scores[i] = make(map[string]float64, len(r.Tools))
+		for _, t := range r.Tools {
+			scores[i][t.Tool] = t.Score
 		}
 	}
 	var rows [][]string
 	for _, n := range names {
-		row := []string{n}
+		row := []string{n, string(effects[n])}
+		for i := range d.Reports {
+			if s, ok := scores[i][n]; ok {
+				row = append(row, fmtScore(s))
+			} else {
+				row = append(row, "—")
+			}
+		}
 		for _, r := range d.Reports {
-			if t, ok := r.Tool(n); ok {
-				row = append(row, fmtScore(t.Score))
+			if r.Tokens == nil {
+				continue
+			}
+			if k, ok := r.Tokens.Tool(n); ok {
+				row = append(row, strconv.Itoa(k))
 			} else {
 				row = append(row, "—")
 			}
@@ -178,6 +263,56 @@ func toolRows(d *Document) [][]string {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// subject is what was linted: "world crm", or "server memory-server
+// (mcp+stdio:npx …)".
+func subject(d *Document) string {
+	if d.Target == "" {
+		return "world " + d.World
+	}
+	return fmt.Sprintf("server %s (%s)", d.World, d.Target)
+}
+
+// tokenLines say what the tools' definitions cost, per variant.
+func tokenLines(d *Document) []string {
+	var out []string
+	for _, r := range d.Reports {
+		c := r.Tokens
+		if c == nil {
+			continue
+		}
+		var big []string
+		for _, t := range c.Largest(3) {
+			big = append(big, fmt.Sprintf("%s %d", t.Tool, t.Tokens))
+		}
+		line := fmt.Sprintf("tokens (%s): %d for %d tool definitions", c.Encoding, c.Total, len(c.Tools))
+		if len(d.Reports) > 1 {
+			line = r.Variant + ": " + line
+		}
+		if len(big) > 0 {
+			line += "; largest " + strings.Join(big, ", ")
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// verdictLines say how each token budget fared.
+func verdictLines(d *Document) []string {
+	var out []string
+	for _, v := range d.Thresholds {
+		word := "PASS"
+		if !v.Pass {
+			word = "FAIL"
+		}
+		what := "the tool set"
+		if v.Tool != "" {
+			what = v.Tool
+		}
+		out = append(out, fmt.Sprintf("%s %s: %s is %d tokens (%s, variant %s)", word, v.Threshold, what, v.Tokens, v.Encoding, v.Variant))
+	}
+	return out
 }
 
 func fmtScore(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
@@ -210,7 +345,8 @@ func ValidLevel(level string) bool {
 // minLevel or worse; scores and counts stay those of the whole lint.
 func (d *Document) AtLeast(minLevel string) *Document {
 	limit := levelRank(minLevel)
-	out := &Document{World: d.World, Descriptions: d.Descriptions, Reports: slices.Clone(d.Reports)}
+	out := *d
+	out.Reports = slices.Clone(d.Reports)
 	for i := range out.Reports {
 		kept := []Finding{}
 		for _, f := range out.Reports[i].Findings {
@@ -220,7 +356,7 @@ func (d *Document) AtLeast(minLevel string) *Document {
 		}
 		out.Reports[i].Findings = kept
 	}
-	return out
+	return &out
 }
 
 // sortedFindings lists every report's findings, errors first; within a

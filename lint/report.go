@@ -44,7 +44,10 @@ type DimensionScore struct {
 
 // ToolScore is one tool's score on each dimension, and their mean.
 type ToolScore struct {
-	Tool       string           `json:"tool"`
+	Tool string `json:"tool"`
+	// Effect is the tool's class as the rubric judged it: read, write,
+	// destructive or unknown (see Effect).
+	Effect     Effect           `json:"effect"`
 	Score      float64          `json:"score"`
 	Dimensions []DimensionScore `json:"dimensions"`
 }
@@ -94,6 +97,8 @@ type Report struct {
 	// Confusions are the reader model's measurements behind the
 	// disambiguation findings.
 	Confusions []Confusion `json:"confusions,omitempty"`
+	// Tokens is what the tools' definitions cost a model, when counted.
+	Tokens *TokenCost `json:"tokens,omitempty"`
 	// Notes say what the linter could not measure, and why.
 	Notes []string `json:"notes,omitempty"`
 }

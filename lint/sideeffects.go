@@ -14,6 +14,14 @@ func checkSideEffects(ts *toolSet, t *Tool) (float64, []Finding) {
 	if desc == "" {
 		return 0, nil
 	}
+	if t.effect() == EffectUnknown {
+		if readOnlyCue.in(desc) || effectCue.in(desc) {
+			return 100, nil
+		}
+		return 70, []Finding{ts.finding(t, DimSideEffects, LevelInfo,
+			"does not say whether it changes anything (its effect is unknown)",
+			"Say so: 'Read-only.', or what it changes.")}
+	}
 	if !t.writes() {
 		if readOnlyCue.in(desc) {
 			return 100, nil
@@ -117,7 +125,7 @@ func effectFix(t *Tool) string {
 // removal family (archive for delete): what an agent should use to hide.
 func gentlerSibling(ts *toolSet, t *Tool) *Tool {
 	for _, u := range ts.onRecord(t) {
-		if u.family() == familyRemove && u.writes() && !u.isDestructive() {
+		if u != t && u.family() == familyRemove && u.writes() && !u.isDestructive() {
 			return u
 		}
 	}
@@ -127,7 +135,7 @@ func gentlerSibling(ts *toolSet, t *Tool) *Tool {
 // restoringSibling is a tool on the same record that undoes a removal.
 func restoringSibling(ts *toolSet, t *Tool) *Tool {
 	for _, u := range ts.onRecord(t) {
-		if u.family() == familyRestore {
+		if u != t && u.family() == familyRestore {
 			return u
 		}
 	}

@@ -28,6 +28,9 @@ type Tool struct {
 	// IdempotencyKey is the param that makes a repeated call safe, "" when
 	// there is none.
 	IdempotencyKey string
+	// InputSchema is the JSON Schema of the params as a model is sent it
+	// (nil when unknown); only the token count reads it.
+	InputSchema any
 
 	// byNature caches destructiveByNature once a toolSet computed it: the
 	// checks ask it of every sibling of every tool, and reading the first
@@ -36,6 +39,12 @@ type Tool struct {
 	// wordSet caches the description's words (mentions asks of each tool
 	// whether it names each of its siblings).
 	wordSet map[string]bool
+	// effectClass caches effect(), and verbName, recordName and
+	// familyName what the name says: every check asks them of every
+	// sibling.
+	effectClass                      Effect
+	verbName, recordName, familyName string
+	effectKnown, namesKnown          bool
 }
 
 // Param is one input parameter of a tool.
@@ -47,12 +56,19 @@ type Param struct {
 	Values      []string // enum values
 }
 
-// Annotations are the MCP tool hints.
+// Annotations are the MCP tool hints, with MCP's defaults applied for the
+// hints a server left out: readOnlyHint false, destructiveHint true,
+// idempotentHint false, openWorldHint true. Destructive and Idempotent
+// mean something only when ReadOnly is false (the rubric reads them so).
 type Annotations struct {
 	ReadOnly    bool
 	Destructive bool
 	Idempotent  bool
 	OpenWorld   bool
+	// DestructiveGiven is true when the server sent destructiveHint
+	// itself (always, for a herd world): only then does the hint say
+	// anything about a tool that is not read-only.
+	DestructiveGiven bool
 }
 
 // kind returns the tool's kind, guessed from its name when not given.
@@ -77,15 +93,23 @@ func (t *Tool) kind() string {
 	return "custom"
 }
 
-// writes reports whether calling the tool can change anything.
+// writes reports whether calling the tool changes data, as far as the
+// linter can tell (a tool of unknown effect does not count).
 func (t *Tool) writes() bool {
-	k := t.kind()
-	return k != "get" && k != "list"
+	e := t.effect()
+	return e == EffectWrite || e == EffectDestructive
 }
 
 // verb is the action word of the tool's name: the first part that is a
 // known verb, else the first part.
 func (t *Tool) verb() string {
+	if t.namesKnown {
+		return t.verbName
+	}
+	return t.readVerb()
+}
+
+func (t *Tool) readVerb() string {
 	parts := nameParts(t.Name)
 	for _, p := range parts {
 		if knownVerb(p) {
@@ -101,6 +125,9 @@ func (t *Tool) verb() string {
 // record returns the record type, guessed from the name when not given:
 // the name without its verb, singular (send_invoice → invoice).
 func (t *Tool) record() string {
+	if t.namesKnown {
+		return t.recordName
+	}
 	if t.Record != "" {
 		return t.Record
 	}
@@ -128,6 +155,13 @@ func objectParts(name string) []string {
 // family is the group of verbs the tool's action belongs to; two tools on
 // the same record in the same family are the ones agents confuse.
 func (t *Tool) family() string {
+	if t.namesKnown {
+		return t.familyName
+	}
+	return t.readFamily()
+}
+
+func (t *Tool) readFamily() string {
 	switch t.Kind {
 	case "get", "list":
 		return familyRead

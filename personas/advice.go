@@ -168,9 +168,12 @@ func readAdvice(m *Model, descriptions map[string]string) *adviceTable {
 		}
 	}
 	r := adviceReader{m: m, toolIndex: toolIndex, tab: tab, paramWords: map[*engine.Param][]string{}}
-	for _, t := range w.Tools {
+	for ti, t := range w.Tools {
 		for _, p := range t.Params {
 			r.paramWords[p] = stems(strings.ReplaceAll(p.Name, "_", " "))
+			if versionFieldOf(t, p) != nil {
+				r.versionParams = append(r.versionParams, toolParam{ti, p})
+			}
 		}
 	}
 	for i, t := range w.Tools {
@@ -219,6 +222,16 @@ type adviceReader struct {
 	// paramWords: every parameter's name as stems ("expected_version" →
 	// expect, version), computed once.
 	paramWords map[*engine.Param][]string
+	// versionParams are the version parameters of every tool, found once:
+	// each sentence is checked against them, not against every param of
+	// every tool.
+	versionParams []toolParam
+}
+
+// toolParam is a parameter and the index of its tool.
+type toolParam struct {
+	tool  int
+	param *engine.Param
 }
 
 // sentence reads one sentence of tool self's text (or of its parameter p's
@@ -359,18 +372,14 @@ func (r *adviceReader) guard(ti int, lv attentionLevel, from, readWith int) {
 // version parameter of any tool and says to pass or that it is required,
 // or a version parameter's own doc.
 func (r *adviceReader) versions(self int, lv attentionLevel, ws []string, p *engine.Param) {
-	for ti, t := range r.m.world.Tools {
-		for _, q := range t.Params {
-			if versionFieldOf(t, q) == nil {
-				continue
-			}
-			says := containsRun(ws, r.paramWords[q]) && (p == nil && (anyOf(ws, advPass) || anyOf(ws, advRequire)) || p == q)
-			if !says && ti == self && p == nil && anyOf(ws, advVersion) && (anyOf(ws, advPass) || anyOf(ws, advRequire)) {
-				says = true
-			}
-			if says {
-				r.tab.tools[ti][lv].set(adviceVersion, self)
-			}
+	for _, vp := range r.versionParams {
+		ti, q := vp.tool, vp.param
+		says := containsRun(ws, r.paramWords[q]) && (p == nil && (anyOf(ws, advPass) || anyOf(ws, advRequire)) || p == q)
+		if !says && ti == self && p == nil && anyOf(ws, advVersion) && (anyOf(ws, advPass) || anyOf(ws, advRequire)) {
+			says = true
+		}
+		if says {
+			r.tab.tools[ti][lv].set(adviceVersion, self)
 		}
 	}
 }

@@ -1,11 +1,15 @@
 package personas
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/internal/safetext"
 )
 
 // An MCP server that is not a herd world has no world and no goals of its
@@ -34,14 +38,16 @@ var ExternalClasses = []ExternalClass{
 	{"answered", engine.SeverityOK},          // a valid call got a result
 	{"rejected_clearly", engine.SeverityOK},  // an invalid call got an error with a message
 	{"nothing_to_reject", engine.SeverityOK}, // the schema refuses nothing a client can send
+	{"expected_error", engine.SeverityOK},    // a valid call naming an invented id or path was refused: not found
 	{"tool_error", engine.SeverityFailed},    // a valid call got a tool error
 	{"unclear_rejection", engine.SeverityFailed},
 	{"unstable_answer", engine.SeverityFailed}, // a read-only tool answered the same call differently
 	{"protocol_error", engine.SeverityFailed},  // a valid call got a JSON-RPC error
+	{"timed_out", engine.SeverityFailed},       // no answer within the per-call timeout, while the server answered others
 	{"accepted_invalid", engine.SeverityHarmful},
 	{"malformed", engine.SeverityHarmful}, // the answer is not a proper tool result
 	{"crashed", engine.SeverityHarmful},   // the connection or the process died
-	{"hung", engine.SeverityHarmful},      // no answer within the per-call timeout
+	{"hung", engine.SeverityHarmful},      // the server stopped answering: every call timed out, and the next ones too
 }
 
 // externalSeverity is the severity of an external class.
@@ -65,6 +71,10 @@ type ExternalTool struct {
 	ReadOnly, HasOutputSchema bool
 }
 
+// Stops says whether an external class ends the run: the server crashed
+// or stopped answering, so nothing more can be learnt from it.
+func Stops(class string) bool { return class == "crashed" || class == "hung" }
+
 // AnswerKind is what came back for one call.
 type AnswerKind uint8
 
@@ -79,6 +89,9 @@ const (
 	AnswerTimeout
 	AnswerMalformed
 	AnswerCancelled
+	// AnswerHung is a timeout after which the server is taken to have
+	// stopped answering (nothing came back since an earlier timeout).
+	AnswerHung
 )
 
 // Answer is one call's answer, as far as judging it needs: the wire's
@@ -98,6 +111,11 @@ type Answer struct {
 	// server sent them: two answers are the same answer when their
 	// fingerprints are equal.
 	Fingerprint string
+	// Text is the result's text content (its text parts, a line apart;
+	// bounded by the caller) and Data its structured content as decoded:
+	// what a difference is shown from and real ids are learnt from.
+	Text string
+	Data any
 }
 
 // ExternalSession is one agent's connection to an external server.
@@ -117,6 +135,10 @@ type ExternalEpisode struct {
 	// tool's answer is then not checked for stability (a write may change
 	// it).
 	AllowWrites bool
+	// Known is what the run has learnt from answers so far (nil: nothing):
+	// the exerciser uses real ids and paths from it, and adds what it is
+	// answered.
+	Known *Known
 }
 
 // Run plays the episode: open opens the agent's session, stopped reports
@@ -140,6 +162,7 @@ func (e ExternalEpisode) Run(open func() (ExternalSession, error), stopped func(
 	s := toSchema(tool.Schema)
 	var args map[string]any
 	how := ""
+	guessed := false
 	if e.Persona == PersonaAdversary {
 		var ok bool
 		if args, how, ok = invalidArgs(s, rng); !ok {
@@ -148,7 +171,9 @@ func (e ExternalEpisode) Run(open func() (ExternalSession, error), stopped func(
 			return o, true
 		}
 	} else {
-		args = validArgs(s, rng, rng.IntN(5) == 0)
+		m := argMaker{rng: rng, boundary: rng.IntN(5) == 0, known: e.Known}
+		args = m.object(s, 0)
+		guessed = m.guessed
 	}
 	sess, err := open()
 	if err != nil {
@@ -164,6 +189,12 @@ func (e ExternalEpisode) Run(open func() (ExternalSession, error), stopped func(
 		return finish(class, text+" [sent "+how+"]", "act", args)
 	}
 	class, text := judgeValid(a, tool)
+	if guessed && (class == "tool_error" && refusesInvented(a.Snippet) || class == "protocol_error" && refusesInvented(a.Err)) {
+		class, text = "expected_error", "refused a guessed value: "+strings.TrimPrefix(strings.TrimPrefix(text, "error: "), "protocol error: ")
+	}
+	if class == "answered" {
+		e.Known.Learn(a)
+	}
 	if class != "answered" || e.AllowWrites || !tool.ReadOnly {
 		return finish(class, text, "act", args)
 	}
@@ -173,7 +204,7 @@ func (e ExternalEpisode) Run(open func() (ExternalSession, error), stopped func(
 	a2 := sess.Call(tool.Name, args)
 	class2, text2 := judgeValid(a2, tool)
 	if class2 == "answered" && a2.Fingerprint != a.Fingerprint {
-		class2, text2 = "unstable_answer", "a read-only tool answered the same call differently"
+		class2, text2 = "unstable_answer", "a read-only tool answered the same call differently: "+answerDiff(a, a2)
 	}
 	return finish(class2, text2, "verify", args)
 }
@@ -188,6 +219,8 @@ func judgeNoAnswer(a Answer) (class, text string, ok bool) {
 	case AnswerTransport:
 		return "crashed", "transport: " + a.Err, true
 	case AnswerTimeout:
+		return "timed_out", "timeout: " + a.Err, true
+	case AnswerHung:
 		return "hung", "timeout: " + a.Err, true
 	case AnswerMalformed:
 		return "malformed", "malformed: " + a.Err, true
@@ -247,4 +280,86 @@ func Clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// refusals are what a server says when it rightly refuses an id or a
+// path that does not exist (or exists already, or is of the wrong kind):
+// said of an invented value, that is the correct answer.
+var refusals = []string{
+	"not found", "no such", "does not exist", "doesn't exist", "not exist", "unknown id",
+	"enoent", "eexist", "already exists", "eisdir", "enotdir", "is a directory", "not a directory",
+	"outside allowed", "access denied - path outside", "no entity", "no item", "no record",
+}
+
+// refusesInvented reports whether a tool error's text is such a refusal
+// (a JSON-RPC -32602 "invalid params" counts when it also says not found).
+func refusesInvented(text string) bool {
+	t := strings.ToLower(text)
+	for _, r := range refusals {
+		if strings.Contains(t, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Bounds of the difference an unstable answer shows.
+const (
+	diffContext = 60 // runes of each side
+)
+
+// answerDiff says where two answers to the same call differ: the first
+// differing line of their text (both sides), or of their structured
+// content, cut short and with control characters escaped.
+func answerDiff(a, b Answer) string {
+	if a.Text != b.Text {
+		return firstDiff(a.Text, b.Text, "line")
+	}
+	ja, _ := json.Marshal(a.Data)
+	jb, _ := json.Marshal(b.Data)
+	if string(ja) != string(jb) {
+		return "structured content, " + firstDiff(string(ja), string(jb), "line")
+	}
+	return "the content differs in a part that is not text"
+}
+
+// firstDiff names the first line where x and y differ, and the two
+// versions of it from the first differing character on (with a little
+// before it).
+func firstDiff(x, y, unit string) string {
+	xl, yl := strings.Split(x, "\n"), strings.Split(y, "\n")
+	i := 0
+	for i < len(xl) && i < len(yl) && xl[i] == yl[i] {
+		i++
+	}
+	get := func(ls []string) string {
+		if i < len(ls) {
+			return ls[i]
+		}
+		return ""
+	}
+	lx, ly := get(xl), get(yl)
+	// Show each side from a little before the first differing byte.
+	j := 0
+	for j < len(lx) && j < len(ly) && lx[j] == ly[j] {
+		j++
+	}
+	from := 0
+	if max(len(lx), len(ly)) > diffContext {
+		from = max(j-20, 0) // a long line: start a little before the difference
+	}
+	for from > 0 && !utf8.RuneStart(lx[from]) {
+		from--
+	}
+	cut := func(s string) string {
+		if from > len(s) {
+			return "(nothing)"
+		}
+		prefix := ""
+		if from > 0 {
+			prefix = "…"
+		}
+		return "«" + prefix + safetext.Terminal(s[from:], diffContext) + "»"
+	}
+	return fmt.Sprintf("%s %d: %s, then %s", unit, i+1, cut(lx), cut(ly))
 }

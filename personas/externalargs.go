@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // schema is a JSON Schema as a tool list carries it (decoded JSON).
@@ -101,19 +102,44 @@ func SchemaProperties(s map[string]any) (props map[string]any, names []string, r
 // bounds, lengths and formats. With boundary, numbers sit on their bounds
 // and strings at their length limits — valid, and where servers break.
 func validArgs(s schema, rng *rand.Rand, boundary bool) map[string]any {
+	m := argMaker{rng: rng, boundary: boundary}
+	return m.object(s, 0)
+}
+
+// argMaker draws one call's arguments. Where the run has learned real
+// values for a property (known, from earlier answers), it uses one of
+// them most of the time; guessed says some string value was not fixed by
+// the schema (an enum, a const, a default).
+type argMaker struct {
+	rng      *rand.Rand
+	boundary bool
+	known    *Known
+	guessed  bool
+}
+
+// object draws an object schema's properties.
+func (m *argMaker) object(s schema, depth int) map[string]any {
 	args := map[string]any{}
 	props, names, required := SchemaProperties(firstOption(s))
 	for _, n := range names {
 		ps, _ := props[n].(map[string]any)
-		if !slices.Contains(required, n) && rng.IntN(2) == 0 {
+		if !slices.Contains(required, n) && m.rng.IntN(2) == 0 {
 			continue
 		}
-		args[n] = validValue(ps, rng, boundary, 0)
+		args[n] = m.value(n, ps, depth)
 	}
 	return args
 }
 
 func validValue(s schema, rng *rand.Rand, boundary bool, depth int) any {
+	m := argMaker{rng: rng, boundary: boundary}
+	return m.value("", s, depth)
+}
+
+// value draws a value of schema s for the property called name ("" for
+// an array's items).
+func (m *argMaker) value(name string, s schema, depth int) any {
+	rng, boundary := m.rng, m.boundary
 	s = firstOption(s)
 	if c, ok := s["const"]; ok {
 		return c
@@ -121,18 +147,26 @@ func validValue(s schema, rng *rand.Rand, boundary bool, depth int) any {
 	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
 		return e[rng.IntN(len(e))]
 	}
-	if d, ok := s["default"]; ok && rng.IntN(4) == 0 {
+	slow := slowLimit(name)
+	if d, ok := s["default"]; ok && rng.IntN(4) == 0 && slow == nil {
 		return d
 	}
 	switch schemaType(s) {
 	case "integer":
 		lo, hi := bounds(s, true)
+		lo, hi = slow.clamp(lo, hi)
 		if boundary {
 			return int64(pick2(rng, lo, hi))
 		}
 		return int64(lo) + rng.Int64N(int64(hi-lo)+1)
 	case "number":
 		lo, hi := bounds(s, false)
+		lo, hi = slow.clamp(lo, hi)
+		if slow != nil && slow.count {
+			// A number of steps is drawn whole: 0.05 steps of a
+			// 2-second job is one step of 40 seconds.
+			return math.Floor(lo + rng.Float64()*(hi-lo+1-1e-9))
+		}
 		if boundary {
 			return pick2(rng, lo, hi)
 		}
@@ -146,8 +180,8 @@ func validValue(s schema, rng *rand.Rand, boundary bool, depth int) any {
 		lo, _ := number(s["minItems"])
 		lo = min(max(lo, 0), maxArrayItems)
 		hi := 3.0
-		if m, ok := number(s["maxItems"]); ok {
-			hi = min(hi, m)
+		if mx, ok := number(s["maxItems"]); ok {
+			hi = min(hi, mx)
 		}
 		n := int(lo)
 		if hi > lo {
@@ -159,18 +193,102 @@ func validValue(s schema, rng *rand.Rand, boundary bool, depth int) any {
 				out[i] = "x"
 				continue
 			}
-			out[i] = validValue(items, rng, boundary, depth+1)
+			// An array's items are named after the array (paths, ids).
+			out[i] = m.value(name, items, depth+1)
 		}
 		return out
 	case "object":
 		if depth > 4 {
 			return map[string]any{}
 		}
-		return validArgs(s, rng, boundary)
+		return m.object(s, depth+1)
 	case "null":
 		return nil
 	}
+	// A string is a guess, learnt or made up: a server that says the id
+	// or path is not found (or is a directory, or exists already) is
+	// right to.
+	m.guessed = true
+	if v, ok := m.known.pick(name, s, rng); ok && rng.IntN(4) != 0 {
+		return v
+	}
 	return validString(s, rng, boundary)
+}
+
+// slowLimits are the largest values the exerciser sends a number whose
+// name says it is a wait or an amount of work (count: a whole number of
+// steps, at least one): a schema that allows a 100-second "duration" is
+// right to, but a call that asks for it measures the exerciser's
+// patience, not the server. The first matching name part wins.
+var slowLimits = []slowNumber{
+	{"millis", 500, false}, {"ms", 500, false},
+	{"duration", 2, false}, {"seconds", 2, false}, {"secs", 2, false}, {"timeout", 2, false}, {"delay", 2, false},
+	{"sleep", 2, false}, {"wait", 2, false}, {"interval", 2, false},
+	{"steps", 3, true}, {"iterations", 3, true}, {"repeat", 3, true}, {"count", 5, true},
+}
+
+// slowNumber is a kind of number the exerciser keeps small.
+type slowNumber struct {
+	part  string
+	limit float64
+	count bool
+}
+
+// slowLimit is the limit on a number called name (nil: none).
+func slowLimit(name string) *slowNumber {
+	if name == "" {
+		return nil
+	}
+	for _, part := range nameParts(name) {
+		for i := range slowLimits {
+			if part == slowLimits[i].part {
+				return &slowLimits[i]
+			}
+		}
+	}
+	return nil
+}
+
+// clamp lowers a number's upper bound to the limit (never below its lower
+// bound, so that the value stays valid) and raises a count's lower bound
+// to one where the schema allows it. A nil limit changes nothing.
+func (l *slowNumber) clamp(lo, hi float64) (float64, float64) {
+	if l == nil {
+		return lo, hi
+	}
+	hi = min(hi, max(l.limit, lo))
+	if l.count && lo < 1 && hi >= 1 {
+		lo = 1
+	}
+	return lo, hi
+}
+
+// nameParts splits a property name into lower-case words: camelCase,
+// snake_case and kebab-case ("durationMs" is duration, ms).
+func nameParts(name string) []string {
+	var parts []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			parts = append(parts, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
+			flush()
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+		}
+		cur = append(cur, r)
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	flush()
+	return parts
 }
 
 // bounds are a number schema's inclusive limits (default 0 to 100).

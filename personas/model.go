@@ -148,19 +148,30 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 // apart no more than silence, and a skimmer reads past it.
 func readTexts(w *engine.World, descs []string) []*toolText {
 	out := make([]*toolText, len(descs))
-	sigs := make([][]map[string]bool, len(descs))
+	// Each sentence's stems (less the tool's own name words) as sorted
+	// ids: comparing two is a merge, so that a world of thousands of tools
+	// costs seconds here, not minutes.
+	ids := map[string]int32{}
+	sigs := make([][][]int32, len(descs))
 	for i, d := range descs {
 		out[i] = &toolText{segs: readStructure(d)}
 		own := stemSet(strings.Fields(nameWords(w.Tools[i].Name))...)
-		sigs[i] = make([]map[string]bool, len(out[i].segs))
+		sigs[i] = make([][]int32, len(out[i].segs))
 		for k, s := range out[i].segs {
-			set := map[string]bool{}
+			var set []int32
 			for _, st := range stems(nameWords(s.text)) {
-				if !own[st] {
-					set[st] = true
+				if own[st] {
+					continue
 				}
+				id, ok := ids[st]
+				if !ok {
+					id = int32(len(ids))
+					ids[st] = id
+				}
+				set = append(set, id)
 			}
-			sigs[i][k] = set
+			slices.Sort(set)
+			sigs[i][k] = slices.Compact(set)
 		}
 	}
 	n := len(descs)
@@ -169,19 +180,26 @@ func readTexts(w *engine.World, descs []string) []*toolText {
 	}
 	for i := range out {
 		for k := range out[i].segs {
-			if len(sigs[i][k]) < 4 {
+			mine := sigs[i][k]
+			if len(mine) < 4 {
 				continue // "Read-only." is information, however common
 			}
-			shared := 1
+			// Boilerplate when more than half the tools share the
+			// sentence: stop counting as soon as that is decided.
+			shared, left := 1, n-1
 			for j := range out {
 				if j == i {
 					continue
 				}
+				left--
 				for _, other := range sigs[j] {
-					if jaccard(sigs[i][k], other) >= boilerplateSimilarity {
+					if similarSets(mine, other) {
 						shared++
 						break
 					}
+				}
+				if 2*shared > n || 2*(shared+left) <= n {
+					break
 				}
 			}
 			out[i].segs[k].boiler = 2*shared > n
@@ -194,17 +212,30 @@ func readTexts(w *engine.World, descs []string) []*toolText {
 // sentences must be to count as the same sentence.
 const boilerplateSimilarity = 0.75
 
-func jaccard(a, b map[string]bool) float64 {
+// similarSets reports whether two sorted, duplicate-free stem sets have a
+// Jaccard index of at least boilerplateSimilarity.
+func similarSets(a, b []int32) bool {
 	if len(a) == 0 || len(b) == 0 {
-		return 0
+		return false
 	}
-	both := 0
-	for w := range a {
-		if b[w] {
+	// The index cannot reach the bar when the sizes are too far apart.
+	if float64(min(len(a), len(b))) < boilerplateSimilarity*float64(max(len(a), len(b))) {
+		return false
+	}
+	both, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
 			both++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
 		}
 	}
-	return float64(both) / float64(len(a)+len(b)-both)
+	return float64(both)/float64(len(a)+len(b)-both) >= boilerplateSimilarity
 }
 
 // isAction tells the words a goal's verb is recognised by: the tools'

@@ -128,7 +128,7 @@ var retryKeys = []string{"mode", "max_attempts", "idempotency_keys", "honor_retr
 // personaKeys are the keys a persona takes: like and description, then
 // the traits.
 func personaKeys() []string {
-	keys := []string{"like", "description"}
+	keys := []string{"like", "description", "weight"}
 	for _, k := range traitKeys {
 		keys = append(keys, k.name)
 	}
@@ -206,6 +206,16 @@ func (pr *packReader) persona(name string, n *yaml.Node, keys []string, pack, bu
 			p.Description, _ = pr.d.Text(v, field)
 			continue
 		}
+		if k.Value == "weight" {
+			if x, ok := pr.d.Number(v, field); ok {
+				if x < 0 || x > 1e6 || x != x {
+					pr.d.Errorf(v, "%s must be a non-negative number (a relative share of the mix), got %s", field, v.Value)
+				}
+				p.Weight = x
+			}
+			continue
+		}
+
 		for _, tk := range traitKeys {
 			if tk.name == k.Value {
 				tk.read(pr, v, field, t)

@@ -102,6 +102,10 @@ type Persona struct {
 	Name        string
 	Description string
 	Traits      Traits
+	// Weight is the persona's share of a run whose mix is not given, as
+	// its pack says (0: the pack gives none, and every persona counts 1).
+	// A fitted pack (herd calibrate) carries the mix that predicts a model.
+	Weight float64
 }
 
 // maxPatience bounds the step budget: an episode is a handful of calls, and

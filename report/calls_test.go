@@ -50,7 +50,7 @@ func TestReportsShowCallsByClass(t *testing.T) {
 	res := shards(t, 7, 1)[0]
 	render := func(res *report.Results) (string, string, string) {
 		var term, md, html bytes.Buffer
-		if err := report.Terminal(&term, res, report.TerminalOptions{Plain: true}); err != nil {
+		if err := report.Terminal(&term, res, report.TerminalOptions{Plain: true, Full: true}); err != nil {
 			t.Fatal(err)
 		}
 		if err := report.Markdown(&md, res); err != nil {

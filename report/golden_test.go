@@ -61,7 +61,7 @@ func render(t *testing.T, f func(*bytes.Buffer) error) []byte {
 
 func TestGoldenTerminalASCII(t *testing.T) {
 	got := render(t, func(b *bytes.Buffer) error {
-		return report.Terminal(b, fixture(), report.TerminalOptions{Plain: true})
+		return report.Terminal(b, fixture(), report.TerminalOptions{Plain: true, Full: true})
 	})
 	if bytes.ContainsAny(got, "┌│─") {
 		t.Error("plain terminal output uses box-drawing characters")

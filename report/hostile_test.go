@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -112,12 +113,15 @@ func TestHostileNamesRenderInert(t *testing.T) {
 	if !strings.Contains(md.String(), "&lt;script>") || !strings.Contains(md.String(), "@\u200boctocat") {
 		t.Error("markdown: the names are not shown, escaped")
 	}
-	if err := report.Terminal(&term, res, report.TerminalOptions{Plain: true}); err != nil {
-		t.Fatal(err)
-	}
-	checkInert(t, "terminal", term.String(), false)
-	if !strings.Contains(term.String(), `\u001b[2J`) {
-		t.Error("terminal: the ESC sequence is not shown as \\u001b")
+	for _, full := range []bool{false, true} {
+		term.Reset()
+		if err := report.Terminal(&term, res, report.TerminalOptions{Plain: true, Full: full}); err != nil {
+			t.Fatal(err)
+		}
+		checkInert(t, fmt.Sprintf("terminal (full %v)", full), term.String(), false)
+		if !strings.Contains(term.String(), `\u001b[2J`) {
+			t.Errorf("terminal (full %v): the ESC sequence is not shown as \\u001b", full)
+		}
 	}
 	d, err := report.Diff(res, res, report.DiffOptions{})
 	if err != nil {

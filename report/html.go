@@ -22,7 +22,9 @@ import (
 
 // htmlTemplate is parsed once; the parsed template is never modified.
 var htmlTemplate = sync.OnceValues(func() (*template.Template, error) {
-	return template.New("report.html.tmpl").ParseFS(templates.Report, "report/report.html.tmpl")
+	return template.New("report.html.tmpl").Funcs(template.FuncMap{
+		"add": func(a, b int) int { return a + b },
+	}).ParseFS(templates.Report, "report/report.html.tmpl")
 })
 
 var htmlCSS = sync.OnceValues(func() (template.CSS, error) {
@@ -82,7 +84,37 @@ type htmlClassRow struct {
 type htmlGoal struct {
 	Name string
 	Rows []htmlClassRow
-	Lint []LintFinding // findings on the tools this goal was confused between
+	Lint string // one line: the lint findings on the tools this goal was confused between
+}
+
+// htmlRateTable is a table of rates whose bars share one axis: every bar
+// of the table, in every column, is drawn on Axis's scale.
+type htmlRateTable struct {
+	Goals    []htmlGoal
+	Axis     htmlAxis
+	Variants []string
+}
+
+// htmlAxis is the scale drawn above a column of bars: its ticks, on the
+// bars' own width.
+type htmlAxis struct {
+	Width, Height float64
+	Scale         string  // "25%"
+	Max           float64 // the scale as a fraction, as the bars' data-scale
+	Ticks         []axisTick
+}
+
+// newHTMLAxis is the axis of bars drawn on a 0…scale scale.
+func newHTMLAxis(scale float64) htmlAxis {
+	a := htmlAxis{Width: barWidth, Height: 14, Scale: scaleText(scale), Max: scale}
+	for _, f := range []float64{0, 0.5, 1} {
+		label := scaleText(scale * f)
+		if f == 0 {
+			label = "0"
+		}
+		a.Ticks = append(a.Ticks, axisTick{X: round1(f * barWidth), Y: 11, Label: label})
+	}
+	return a
 }
 
 type htmlGroupRow struct {
@@ -128,34 +160,38 @@ type htmlLatency struct {
 type keyValue struct{ Key, Value string }
 
 type htmlView struct {
-	CSS                     template.CSS
-	Title                   string
-	Verdict, VerdictClass   string
-	Headline                string
-	Partial                 bool
-	TooFew                  string
-	Overall                 []htmlRate
-	Verdicts                []htmlVerdict
-	Variants                []string
-	MisuseScale, OKScale    string
-	Goals                   []htmlGoal
-	MisuseNote              string
-	Invariants              textTable
-	Comparisons             []htmlComparison
-	Forest                  *forestChart
-	PersonaScale, GoalScale string
-	Personas, GoalRows      []htmlGroupRow
-	Confusions              []Confusion
-	Faults                  []htmlFault
-	Lint                    []LintFinding
-	Latency                 *htmlLatency
-	Ceiling                 template.HTML // a ceiling search's curve and table (ceiling.go)
-	InFlight                *lineChart
-	Traces                  []htmlTrace
-	TracesNote              string
-	Meta                    []keyValue
-	Fingerprint             string
-	Generator               string
+	CSS                    template.CSS
+	Title                  string
+	Verdict, VerdictClass  string
+	VerdictNote            string // "2 of 4 thresholds fail"
+	Finding, FindingDetail string // the result, in words: the largest text on the page
+	FindingClass           string // worse | better | harmful | clean
+	Headline               string
+	Partial                bool
+	TooFew                 string
+	Overall                []htmlRate
+	Verdicts               []htmlVerdict
+	Variants               []string
+	Problems, OKs          htmlRateTable // the misuse map: harmful and failed outcomes; ok ones
+	VerdictAxis            *htmlAxis
+	PersonaAxis, GoalAxis  htmlAxis
+	MisuseNote             string
+	Invariants             textTable
+	Comparisons            []htmlComparison
+	Forest                 *forestChart
+	OnePair                []string // [A, B] when every comparison is of one pair of variants
+	Personas, GoalRows     []htmlGroupRow
+	Confusions             []Confusion
+	Faults                 []htmlFault
+	Lint                   []LintFinding
+	Latency                *htmlLatency
+	Ceiling                template.HTML // a ceiling search's curve and table (ceiling.go)
+	InFlight               *lineChart
+	Traces                 []htmlTrace
+	TracesNote             string
+	Meta                   []keyValue
+	Fingerprint            string
+	Generator              string
 }
 
 func newHTMLView(res *Results) *htmlView {
@@ -170,8 +206,10 @@ func newHTMLView(res *Results) *htmlView {
 	v.Verdict = Overall(res.Thresholds)
 	v.VerdictClass = verdictClass(v.Verdict)
 	if v.Verdict == "" {
-		v.Verdict = "NO THRESHOLDS SET"
+		v.Verdict = "no thresholds set"
 	}
+	v.VerdictNote = verdictNote(res.Thresholds)
+	v.Finding, v.FindingDetail, v.FindingClass = htmlFinding(res)
 	overall := res.HarmfulOverall()
 	v.TooFew = tooFewText(overall)
 	scale := 0.0
@@ -183,13 +221,24 @@ func newHTMLView(res *Results) *htmlView {
 		hr.Label = g.Variant
 		v.Overall = append(v.Overall, hr)
 	}
-	v.Verdicts = htmlVerdicts(res)
-	v.Goals, v.MisuseScale, v.OKScale, v.MisuseNote = htmlGoals(res)
+	v.Verdicts, v.VerdictAxis = htmlVerdicts(res)
+	v.Problems, v.OKs, v.MisuseNote = htmlGoals(res)
 	v.Invariants = invariantTable(res)
 	v.Comparisons, v.Forest = htmlComparisons(res)
-	v.Personas, v.PersonaScale = htmlGroups("persona/harmful/", res.HarmfulByPersona(), v.Variants)
-	v.GoalRows, v.GoalScale = htmlGroups("goal/harmful/", res.HarmfulByGoal(), v.Variants)
-	v.Confusions = res.Confusions
+	if len(v.Comparisons) > 0 {
+		v.OnePair = []string{v.Comparisons[0].A, v.Comparisons[0].B}
+		for _, c := range v.Comparisons {
+			if c.A != v.OnePair[0] || c.B != v.OnePair[1] {
+				v.OnePair = nil
+				break
+			}
+		}
+	}
+	v.Personas, v.PersonaAxis = htmlGroups("persona/harmful/", res.HarmfulByPersona(), v.Variants)
+	v.GoalRows, v.GoalAxis = htmlGroups("goal/harmful/", res.HarmfulByGoal(), v.Variants)
+	// Most frequent first, as in every report.
+	v.Confusions = slices.Clone(res.Confusions)
+	slices.SortStableFunc(v.Confusions, func(a, b Confusion) int { return cmp.Compare(b.N, a.N) })
 	for _, f := range res.Faults {
 		v.Faults = append(v.Faults, htmlFault{f, recoveredText(f)})
 	}
@@ -218,26 +267,129 @@ func verdictClass(result string) string {
 	return "none"
 }
 
-func htmlVerdicts(res *Results) []htmlVerdict {
+// htmlVerdicts are the thresholds as shown; the bars of rate thresholds
+// share one axis, wide enough for every interval and every limit.
+func htmlVerdicts(res *Results) ([]htmlVerdict, *htmlAxis) {
+	scale := 0.0
+	for _, vd := range res.Thresholds {
+		if !isLatencyMetric(vd.Metric) && vd.N > 0 {
+			scale = max(scale, vd.CI.Hi, vd.Limit)
+		}
+	}
+	scale = niceScale(scale)
 	var out []htmlVerdict
+	var axis *htmlAxis
 	for _, vd := range res.Thresholds {
 		hv := htmlVerdict{Verdict: vd, Class: verdictClass(vd.Result), ValueText: VerdictValue(vd), LimitText: LimitText(vd)}
 		if !isLatencyMetric(vd.Metric) && vd.N > 0 {
 			r := stats.Rate{N: vd.N, P: vd.Value, CI: vd.CI} // a bar needs only the estimate and interval
-			b := newIVBar(r, niceScale(max(vd.CI.Hi, vd.Limit)), hv.Class)
+			b := newIVBar(r, scale, hv.Class)
 			b.HasLimit = true
 			b.Limit = round1(min(vd.Limit/b.ScaleMax, 1) * barWidth)
 			hv.Bar = &b
+			if axis == nil {
+				a := newHTMLAxis(scale)
+				axis = &a
+			}
 		}
 		out = append(out, hv)
 	}
-	return out
+	return out, axis
 }
 
-// htmlGoals lays out the misuse map. Harmful and failed outcomes share one
-// scale and ok outcomes another: on a single 0–100% axis a 3% harmful rate
-// would be a dot.
-func htmlGoals(res *Results) ([]htmlGoal, string, string, string) {
+// verdictNote is "2 of 4 thresholds fail", "all 3 thresholds pass", or
+// "1 of 2 thresholds undecided"; "" without thresholds.
+func verdictNote(vs []Verdict) string {
+	fail, undecided := 0, 0
+	for _, v := range vs {
+		switch v.Result {
+		case NotReady:
+			fail++
+		case Inconclusive:
+			undecided++
+		}
+	}
+	switch {
+	case len(vs) == 0:
+		return ""
+	case fail > 0:
+		return fmt.Sprintf("%d of %d thresholds fail", fail, len(vs))
+	case undecided > 0:
+		return fmt.Sprintf("%d of %d thresholds undecided", undecided, len(vs))
+	}
+	return fmt.Sprintf("all %d thresholds pass", len(vs))
+}
+
+// htmlFinding is the run's result in one sentence, the largest text of the
+// page: with two variants, the most significant change of a harmful
+// outcome ("ambiguous raises destroyed_data 3.7% → 20.1%, p < 0.001");
+// otherwise the worst harmful rate. The detail line says where and of
+// how many.
+func htmlFinding(res *Results) (finding, detail, class string) {
+	var cs []Comparison
+	for _, c := range shownComparisons(res) {
+		if !c.Aggregate && c.Severity == SeverityHarmful && c.P < 0.05 && c.Diff != 0 {
+			cs = append(cs, c)
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b Comparison) int {
+		if c := cmp.Compare(a.P, b.P); c != 0 {
+			return c
+		}
+		return cmp.Compare(abs(b.Diff), abs(a.Diff))
+	})
+	if len(cs) > 0 {
+		c := cs[0]
+		verb, class := "raises", "worse"
+		if c.Diff < 0 {
+			verb, class = "lowers", "better"
+		}
+		p := "p < 0.001"
+		if c.P >= 0.001 {
+			p = "p = " + PText(c.P)
+		}
+		finding = fmt.Sprintf("%s raises %s %s%% → %s%%, %s", c.B, c.Class, Pct(c.RateA.P), Pct(c.RateB.P), p)
+		finding = strings.Replace(finding, " raises ", " "+verb+" ", 1)
+		detail = fmt.Sprintf("%s: the same %s agents under %s and %s; the change is %s", c.Goal,
+			Thousands(int64(c.Table.N())), c.A, c.B, DiffText(c.Diff, c.CI))
+		return finding, detail, class
+	}
+	var worst *ClassRate
+	for _, cr := range res.ClassRates() {
+		if cr.Severity == SeverityHarmful && cr.K > 0 && (worst == nil || cr.P > worst.P) {
+			worst = &cr
+		}
+	}
+	overall := res.HarmfulOverall()
+	if worst == nil {
+		n := 0
+		for _, g := range overall {
+			n += g.N
+		}
+		hi := 0.0
+		for _, g := range overall {
+			hi = max(hi, g.CI.Hi)
+		}
+		return fmt.Sprintf("No harmful outcome in %s episodes", Thousands(int64(n))),
+			fmt.Sprintf("the harmful rate is below %s%% with 95%% confidence", Pct(hi)), "clean"
+	}
+	finding = fmt.Sprintf("%s%% of %s episodes ended in %s", Pct(worst.P), worst.Goal, worst.Class)
+	if len(overall) > 1 {
+		finding += " under " + worst.Variant
+	}
+	parts := make([]string, len(overall))
+	for i, g := range overall {
+		parts[i] = RateText(g.Rate) + " under " + g.Variant
+	}
+	detail = fmt.Sprintf("the worst harmful outcome, %s [%s–%s]; harmful overall %s", Pct(worst.P)+"%", Pct(worst.CI.Lo), Pct(worst.CI.Hi), strings.Join(parts, ", "))
+	return finding, detail, "harmful"
+}
+
+// htmlGoals lays out the misuse map as two tables, each with one axis for
+// all its bars: harmful and failed outcomes (on a scale their highest
+// interval sets), and ok outcomes (on theirs). On a single 0–100% axis a 3%
+// harmful rate would be a dot; two scales in one column would be misread.
+func htmlGoals(res *Results) (problems, oks htmlRateTable, note string) {
 	rows := res.ClassRows()
 	problemScale, okScale := 0.0, 0.0
 	for _, row := range rows {
@@ -250,30 +402,36 @@ func htmlGoals(res *Results) ([]htmlGoal, string, string, string) {
 		}
 	}
 	problemScale, okScale = niceScale(problemScale), niceScale(okScale)
+	problems.Axis, oks.Axis = newHTMLAxis(problemScale), newHTMLAxis(okScale)
 	variants := res.Variants()
-	var goals []htmlGoal
-	note := ""
+	problems.Variants, oks.Variants = variants, variants
+	add := func(t *htmlRateTable, row ClassRow, scale float64) {
+		if len(t.Goals) == 0 || t.Goals[len(t.Goals)-1].Name != row.Goal {
+			t.Goals = append(t.Goals, htmlGoal{Name: row.Goal})
+		}
+		hr := htmlClassRow{Class: row.Class, Severity: row.Severity}
+		for j, r := range row.Rates {
+			key := "class/" + row.Goal + "/" + row.Class + "/" + variants[j]
+			hr.Rates = append(hr.Rates, newHTMLRate(key, r, scale, row.Severity))
+		}
+		g := &t.Goals[len(t.Goals)-1]
+		g.Rows = append(g.Rows, hr)
+	}
 	for i, row := range rows {
 		if i == htmlMaxClassRows {
 			note = fmt.Sprintf("Showing %d of %d outcome rows; the JSON results have them all.", i, len(rows))
 			break
 		}
-		if len(goals) == 0 || goals[len(goals)-1].Name != row.Goal {
-			goals = append(goals, htmlGoal{Name: row.Goal, Lint: lintFor(res, row.Goal)})
-		}
-		hr := htmlClassRow{Class: row.Class, Severity: row.Severity}
-		scale := problemScale
 		if row.Severity == SeverityOK {
-			scale = okScale
+			add(&oks, row, okScale)
+		} else {
+			add(&problems, row, problemScale)
 		}
-		for j, r := range row.Rates {
-			key := "class/" + row.Goal + "/" + row.Class + "/" + variants[j]
-			hr.Rates = append(hr.Rates, newHTMLRate(key, r, scale, row.Severity))
-		}
-		g := &goals[len(goals)-1]
-		g.Rows = append(g.Rows, hr)
 	}
-	return goals, scaleText(problemScale), scaleText(okScale), note
+	for i := range problems.Goals {
+		problems.Goals[i].Lint = lintLine(res, problems.Goals[i].Name)
+	}
+	return problems, oks, note
 }
 
 // scaleText is an axis end as a percentage: "25%", "100%".
@@ -281,9 +439,12 @@ func scaleText(s float64) string {
 	return strconv.FormatFloat(math.Round(s*1e6)/1e4, 'f', -1, 64) + "%"
 }
 
-// lintFor is the lint on the tools a goal's agents confused: the findings
-// that most likely explain its harmful rates.
-func lintFor(res *Results, goal string) []LintFinding {
+// lintLine is one line on the lint findings (errors and warnings) about
+// the tools a goal's agents confused, the ones that most likely explain
+// its harmful rates: "1 error, 2 warnings on archive_contact,
+// delete_contact"; "" when there are none. The findings are in the lint
+// section.
+func lintLine(res *Results, goal string) string {
 	var tools []string
 	for _, c := range res.Confusions {
 		if c.Goal == goal {
@@ -294,13 +455,27 @@ func lintFor(res *Results, goal string) []LintFinding {
 			}
 		}
 	}
-	var out []LintFinding
+	counts := map[string]int{}
+	var involved []string
 	for _, l := range res.Lint {
 		if slices.Contains(tools, l.Tool) && l.Level != "info" {
-			out = append(out, l)
+			counts[l.Level]++
+			if !slices.Contains(involved, l.Tool) {
+				involved = append(involved, l.Tool)
+			}
 		}
 	}
-	return out
+	if len(involved) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, level := range []string{"error", "warning"} {
+		if counts[level] > 0 {
+			parts = append(parts, plural(counts[level], level))
+		}
+	}
+	slices.Sort(involved)
+	return strings.Join(parts, ", ") + " on " + strings.Join(involved, ", ")
 }
 
 func htmlComparisons(res *Results) ([]htmlComparison, *forestChart) {
@@ -325,7 +500,7 @@ func htmlComparisons(res *Results) ([]htmlComparison, *forestChart) {
 
 // htmlGroups lays out a group's harmful rate under each variant, on one
 // scale for the table.
-func htmlGroups(keyPrefix string, rates []GroupRate, variants []string) ([]htmlGroupRow, string) {
+func htmlGroups(keyPrefix string, rates []GroupRate, variants []string) ([]htmlGroupRow, htmlAxis) {
 	scale := 0.0
 	for _, g := range rates {
 		scale = max(scale, g.CI.Hi)
@@ -339,7 +514,7 @@ func htmlGroups(keyPrefix string, rates []GroupRate, variants []string) ([]htmlG
 		}
 		out = append(out, hr)
 	}
-	return out, scaleText(scale)
+	return out, newHTMLAxis(scale)
 }
 
 func htmlLatencyOf(res *Results) *htmlLatency {
@@ -403,6 +578,9 @@ func htmlMeta(res *Results, fingerprint string) []keyValue {
 		{"Command", r.Command},
 		{"herd version", r.HerdVersion},
 		{"Fingerprint", fingerprint},
+	}
+	if m := ModelLine(res); m != "" {
+		meta = append(meta, keyValue{"Model", m})
 	}
 	if r.Shard != nil {
 		meta = append(meta, keyValue{"Shard", fmt.Sprintf("%d of %d", r.Shard.Index, r.Shard.Count)})

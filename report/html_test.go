@@ -171,9 +171,30 @@ func TestHTMLHasEverySection(t *testing.T) {
 	if !strings.Contains(banner.Text, "NOT READY") {
 		t.Error("the verdict banner does not say NOT READY")
 	}
-	lint := root.find(func(e *element) bool { return hasClass(e, "lint-beside") })
-	if len(lint) == 0 || !strings.Contains(lint[0].Text, "delete_contact") {
-		t.Error("no lint finding beside the misuse map of hide_contact")
+	// Lint is one line per goal, a link to the findings: not the findings.
+	lint := root.find(func(e *element) bool { return e.Name == "tr" && hasClass(e, "lintrow") })
+	if len(lint) == 0 || !strings.Contains(lint[0].Text, "1 error, 1 warning on archive_contact, delete_contact") ||
+		len(lint[0].find(func(e *element) bool { return e.Name == "a" && e.Attr["href"] == "#lint" })) != 1 {
+		t.Errorf("no one-line lint link beside the misuse map of hide_contact: %v", lint)
+	}
+	if strings.Contains(banner.Text, "NO THRESHOLDS") {
+		t.Error("the banner shouts about thresholds")
+	}
+	// The banner's largest text is the finding.
+	h1 := root.find(func(e *element) bool { return e.Name == "h1" })
+	if len(h1) != 1 || h1[0].Text != "ambiguous raises destroyed_data 3.7% → 20.1%, p < 0.001" {
+		t.Errorf("the finding reads %v; want the destroyed_data change", h1)
+	}
+	// Confusions most frequent first.
+	confusions := root.find(func(e *element) bool { return e.Attr["id"] == "confusions" })[0]
+	last := -1
+	for _, tr := range confusions.find(func(e *element) bool { return e.Name == "tr" })[1:] {
+		cells := tr.find(func(e *element) bool { return e.Name == "td" })
+		n, _ := strconv.Atoi(cells[len(cells)-1].Text)
+		if last >= 0 && n > last {
+			t.Errorf("confusions not sorted by count: %d after %d", n, last)
+		}
+		last = n
 	}
 	traces := root.find(func(e *element) bool { return e.Name == "details" && hasClass(e, "trace") })
 	if len(traces) == 0 {

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -25,20 +26,49 @@ var markdownTemplate = sync.OnceValues(func() (*template.Template, error) {
 		"cell": markdownCell,
 		"md":   markdownInline,
 		"code": markdownCode,
+		"url":  markdownURL,
 	}).ParseFS(templates.Report, "report/summary.md.tmpl")
 })
 
-// Markdown writes the summary for a PR comment or a GitHub step summary:
-// the verdict first, then the misuse map, the variant comparison, personas,
-// faults, confusions, lint, latency and a few traces in <details>. However
-// big the run, the output stays under MarkdownLimit: tables are cut to their
-// most telling rows (and say so) until it fits.
+// MarkdownBudget is what Markdown aims for by default: a PR comment a
+// reviewer reads, not scrolls (GitHub renders 12 KB of tables as a few
+// screens). The folded sections are cut to their most telling rows until
+// the whole fits.
+const MarkdownBudget = 12 * 1024
+
+// MarkdownOptions say what Markdown adds and how long it may be.
+type MarkdownOptions struct {
+	// HTMLLink is where the full HTML report is (a CI artifact's URL, or a
+	// file beside the Markdown); "" for none. It is the first line.
+	HTMLLink string
+	// Budget is the size to cut to (MarkdownBudget when 0); never more
+	// than MarkdownLimit.
+	Budget int
+}
+
+// Markdown writes the summary for a PR comment or a GitHub step summary
+// with the default options.
 func Markdown(w io.Writer, res *Results) error {
+	return MarkdownWith(w, res, MarkdownOptions{})
+}
+
+// MarkdownWith writes the summary: a link to the HTML report when known,
+// the verdict, the headline rates, the worst rows and the variant
+// comparison open, and everything else folded in <details>. However big the
+// run, the output stays under the budget: the folded tables are cut to
+// their most telling rows (and say so) until it fits.
+func MarkdownWith(w io.Writer, res *Results, opts MarkdownOptions) error {
 	tmpl, err := markdownTemplate()
 	if err != nil {
 		return fmt.Errorf("markdown template: %w", err)
 	}
+	budget := opts.Budget
+	if budget <= 0 {
+		budget = MarkdownBudget
+	}
+	budget = min(budget, MarkdownLimit)
 	base := newMDView(res)
+	base.HTMLLink = opts.HTMLLink
 	caps := mdCaps{misuse: 120, comparisons: 60, personas: 40, faults: 40, confusions: 20, lint: 30, latency: 20, calls: 20, traces: 12, steps: 12}
 	var buf bytes.Buffer
 	for {
@@ -46,7 +76,7 @@ func Markdown(w io.Writer, res *Results) error {
 		if err := tmpl.Execute(&buf, base.cut(caps)); err != nil {
 			return fmt.Errorf("markdown: %w", err)
 		}
-		if buf.Len() <= MarkdownLimit || caps.zero() {
+		if buf.Len() <= budget || caps.zero() {
 			break
 		}
 		caps = caps.half()
@@ -67,6 +97,17 @@ func markdownInline(s string) string { return safetext.Markdown(s, 1000) }
 
 // markdownCode is the inside of a code span (a replay command).
 func markdownCode(s string) string { return safetext.Code(s, 2000) }
+
+// markdownURL is a link target: an http(s) URL or a relative path, with
+// every character that could end the link or start markup percent-encoded.
+// Anything else (javascript:, data:) becomes "#": a link that goes nowhere.
+func markdownURL(s string) string {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || (u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https") || (u.Scheme == "" && u.Host != "") {
+		return "#"
+	}
+	return strings.NewReplacer("(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "`", "%60", "|", "%7C", " ", "%20", "\\", "%5C", "[", "%5B", "]", "%5D", "\"", "%22", "'", "%27").Replace(u.String())
+}
 
 // mdCaps are the row limits of each table.
 type mdCaps struct {
@@ -102,11 +143,11 @@ func (t textTable) cut(n int) textTable {
 	if more == "" {
 		more = "the HTML report and the JSON results have them all"
 	}
+	note := fmt.Sprintf("Showing %d of %d %s; %s.", n, len(t.Rows), t.what, more)
 	if n == 0 {
-		out.Note = fmt.Sprintf("%d %s left out to keep this summary short; %s.", len(t.Rows), t.what, more)
-	} else {
-		out.Note = fmt.Sprintf("Showing %d of %d %s; %s.", n, len(t.Rows), t.what, more)
+		note = fmt.Sprintf("%d %s left out to keep this summary short; %s.", len(t.Rows), t.what, more)
 	}
+	out.Note = strings.TrimSpace(t.Note + " " + note)
 	return out
 }
 
@@ -118,6 +159,8 @@ type mdTrace struct {
 }
 
 type mdView struct {
+	HTMLLink                                  string
+	Worst, Top                                textTable // open: the worst rows, the most significant comparisons
 	Icon, Verdict, Headline, TooFew, Harmful  string
 	Partial                                   bool
 	Verdicts                                  textTable
@@ -127,6 +170,7 @@ type mdView struct {
 	TracesNote                                string
 	allTraces                                 []Trace
 	Fingerprint, HerdVersion, Command         string
+	Model                                     string // ModelLine, "" for a persona run
 }
 
 // cut applies the caps to a copy of the view.
@@ -156,6 +200,7 @@ func newMDView(res *Results) mdView {
 		Fingerprint: res.Fingerprint(),
 		HerdVersion: orDash(res.Run.HerdVersion),
 		Command:     res.Run.Command,
+		Model:       ModelLine(res),
 		allTraces:   res.Traces,
 	}
 	v.Verdict = Overall(res.Thresholds)
@@ -177,13 +222,19 @@ func newMDView(res *Results) mdView {
 	v.Harmful = strings.Join(harmful, " · ")
 	v.TooFew = tooFewText(overall)
 	v.Verdicts = verdictTable(res)
-	v.Misuse = misuseTable(res)
+	v.Misuse = misuseTable(res, false)
+	v.Worst = worstTable(res, v.Misuse, mdWorstRows)
+	v.Top = topComparisons(res, mdTopComparisons)
 	v.Invariants = invariantTable(res)
 	v.Comparisons = comparisonTable(shownComparisons(res))
 	v.Personas = personaTable(res)
 	v.Faults = faultTable(res)
 	v.Confusions = confusionTable(res)
 	v.Lint = lintTable(res, true)
+	for _, r := range v.Lint.Rows {
+		// The finding and its fix are sentences: cut whole, never mid-word.
+		r[4], r[5] = sentenceCut(r[4], mdLintRunes), sentenceCut(r[5], mdLintRunes)
+	}
 	v.Latency = latencyTable(res.LatencyRows())
 	v.Calls = callsTable(res)
 	return v
@@ -196,4 +247,81 @@ func mdTraceOf(tr Trace, maxSteps int) mdTrace {
 		t.Rows = append(t.Rows, []string{s.At, s.Kind, s.Tool, argsText(s.Args), s.Result}) // no rank: the first steps are kept
 	}
 	return mdTrace{Summary: traceSummary(tr), Steps: t.cut(maxSteps), Replay: tr.Replay, Diff: tr.DiffText()}
+}
+
+// Rows of the open sections of the Markdown summary.
+const (
+	mdWorstRows      = 5
+	mdTopComparisons = 5
+	mdLintRunes      = 150 // under markdownCell's 160, so the cell never clips
+)
+
+// worstTable is the misuse map's worst rows: harmful and failed classes
+// some episode ended in, harmful first, highest rate first.
+func worstTable(res *Results, misuse textTable, n int) textTable {
+	t := misuse
+	t.Rows, t.rank, t.Note = nil, nil, ""
+	for i, row := range misuse.Rows {
+		if row[2] == SeverityOK {
+			continue
+		}
+		t.Rows = append(t.Rows, row)
+		t.rank = append(t.rank, misuse.rank[i])
+	}
+	order := make([]int, len(t.Rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(t.rank[a], t.rank[b]) })
+	out := t
+	out.Rows, out.rank = nil, nil
+	for _, i := range order[:min(n, len(order))] {
+		out.Rows = append(out.Rows, t.Rows[i])
+	}
+	if len(order) > n {
+		out.Note = fmt.Sprintf("The %d worst of %d harmful or failed rows; the misuse map below has every one.", n, len(order))
+	}
+	return out
+}
+
+// topComparisons is the most significant comparisons of harmful and failed
+// outcomes, most significant first.
+func topComparisons(res *Results, n int) textTable {
+	var cs []Comparison
+	for _, c := range shownComparisons(res) {
+		if c.Severity != SeverityOK {
+			cs = append(cs, c)
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b Comparison) int {
+		if c := cmp.Compare(a.P, b.P); c != 0 {
+			return c
+		}
+		return cmp.Compare(abs(b.Diff), abs(a.Diff))
+	})
+	total := len(cs)
+	t := comparisonTable(cs[:min(n, len(cs))])
+	if total > n {
+		t.Note = fmt.Sprintf("The %d most significant of %d comparisons of harmful and failed outcomes; every comparison is below.", n, total)
+	}
+	return t
+}
+
+// sentenceCut keeps s whole when it has at most n runes; else the whole
+// sentences that fit, or, when the first is longer, the words that fit
+// followed by "…". A finding is never cut mid-word.
+func sentenceCut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head := string(r[:n])
+	if i := strings.LastIndex(head, ". "); i > 0 {
+		return head[:i+1]
+	}
+	head = string(r[:n-1])
+	if i := strings.LastIndexByte(head, ' '); i > 0 {
+		head = head[:i]
+	}
+	return strings.TrimRight(head, " ,;:—–-") + "…"
 }

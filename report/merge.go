@@ -55,6 +55,7 @@ func MergeLabeled(labels []string, docs []*Results) (*Results, error) {
 		Classes: slices.Clone(first.Classes),
 	}
 	out.Run.Shard = nil
+	out.LintTokens = first.LintTokens // every shard lints the same tools
 	// A shard's reproducing command is the whole run's (herd swarm
 	// records it without the shard), and so is the merged document's.
 	out.Run.Command = first.Run.Command

@@ -47,6 +47,7 @@ type Results struct {
 	Traces     []Trace          `json:"traces,omitempty"`  // ≤ TracesPerClass lowest agents per goal×variant×class
 	Flipped    []Flip           `json:"flipped,omitempty"` // ≤ FlipsPerPair lowest agents per goal×variant pair
 	Lint       []LintFinding    `json:"lint,omitempty"`
+	LintTokens []LintTokens     `json:"lint_tokens,omitempty"` // per variant: what the tool definitions cost a model
 	// Trials are the repeated trials of each task (goal × persona ×
 	// variant × target); PassK is derived from them on every write
 	// (passk.go).
@@ -70,6 +71,27 @@ type Run struct {
 	Agents      int        `json:"agents"`          // agents in the whole run, not the shard
 	Shard       *Shard     `json:"shard,omitempty"` // absent when unsharded and after merge
 	Command     string     `json:"command"`         // the reproducing command line, without output flags
+	// Model is the language model that played the episodes in place of
+	// scripted personas (absent for a persona run).
+	Model *ModelRun `json:"model,omitempty"`
+}
+
+// ModelRun is the language model a run's episodes were played by. It
+// holds nothing secret: never the key, never the endpoint's address.
+type ModelRun struct {
+	Name string `json:"name"` // the model as the endpoint names it
+	// Endpoint is the kind of endpoint: "openai-chat-completions" (the
+	// OpenAI-compatible chat completions wire format with tool calling).
+	Endpoint string `json:"endpoint"`
+	// Cassette is the sha256 of the cassette the exchanges were recorded
+	// to or replayed from ("" for a live run with none): a replay of that
+	// file gives this document again, byte for byte.
+	Cassette     string   `json:"cassette,omitempty"`
+	Temperature  *float64 `json:"temperature,omitempty"`
+	MaxSteps     int      `json:"max_steps"`
+	Requests     int64    `json:"requests"`      // chat completions asked for
+	PromptTokens int64    `json:"prompt_tokens"` // as the endpoint reported them
+	OutputTokens int64    `json:"output_tokens"`
 }
 
 // WorldRef identifies the world a run used.
@@ -243,7 +265,73 @@ type Timing struct {
 	InFlight       []Sample           `json:"in_flight,omitempty"` // in-flight calls over time (load runs)
 	Calls          []CallClass        `json:"calls,omitempty"`     // calls per tool by how they ended (runs over a transport)
 	Ceiling        *Ceiling           `json:"ceiling,omitempty"`   // a ceiling search's curve (ceiling.go)
+
+	// Latency split by how calls ended, over every tool: those answered
+	// with a result (ok) and the others (errors, timeouts; cancelled calls
+	// are in neither). Warm-up calls are in no latency histogram.
+	LatencyOK    *LatencyHistogram `json:"latency_ok,omitempty"`
+	LatencyError *LatencyHistogram `json:"latency_error,omitempty"`
+	WarmupCalls  int64             `json:"warmup_calls,omitempty"` // calls counted in calls but not timed: each connection's first few
+	// Stopped says why a run against an MCP server that is not a herd
+	// world ended: one of the Stop values.
+	Stopped string       `json:"stopped,omitempty"`
+	Server  *ServerStats `json:"server,omitempty"` // an MCP server that is not a herd world
 }
+
+// Why a run against an external server stopped (Timing.Stopped).
+const (
+	StopFinished       = "finished"        // every planned agent ran
+	StopDuration       = "duration"        // the load's duration passed
+	StopInterrupted    = "interrupted"     // a signal stopped it
+	StopHung           = "server_hung"     // the server stopped answering every call
+	StopProcessDied    = "process_died"    // a stdio server process exited
+	StopConnectionLost = "connection_lost" // an HTTP server dropped the connection
+	StopUnusable       = "unusable"        // nothing it answered was usable
+)
+
+// StopReasons are the values of Timing.Stopped.
+var StopReasons = []string{StopFinished, StopDuration, StopInterrupted, StopHung, StopProcessDied, StopConnectionLost, StopUnusable}
+
+// ServerStats is what a run measured of an MCP server that is not a herd
+// world, besides its answers.
+type ServerStats struct {
+	// Processes is the size of a stdio server's pool: processes started
+	// and initialized before the clock, shared by every agent (0 over
+	// HTTP).
+	Processes int `json:"processes,omitempty"`
+	// NonJSONLines counts the stdout lines of a stdio server that were not
+	// JSON-RPC messages (a banner, a log line), skipped; NonJSONSample
+	// holds the first few, cut short.
+	NonJSONLines  int64    `json:"non_json_lines"`
+	NonJSONSample []string `json:"non_json_sample,omitempty"`
+	// ProcessStats are each process's memory and CPU time at the end of
+	// the run (Linux only; absent elsewhere).
+	ProcessStats []ProcessStat `json:"process_stats,omitempty"`
+	// Skipped are the tools the run did not call, and why.
+	Skipped []SkippedTool `json:"skipped,omitempty"`
+}
+
+// ProcessStat is one stdio server process (with its children) at the end
+// of a run: resident memory now and at its peak, and CPU time used.
+type ProcessStat struct {
+	PID        int     `json:"pid"`
+	RSSKB      int64   `json:"rss_kb"`
+	PeakRSSKB  int64   `json:"peak_rss_kb"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+}
+
+// SkippedTool is a tool a run against an external server did not call.
+type SkippedTool struct {
+	Tool   string `json:"tool"`
+	Reason string `json:"reason"` // one of the Skip values
+}
+
+// Why a tool was not called (SkippedTool.Reason).
+const (
+	SkipWrites    = "may_write"  // not read-only, and writes were not allowed
+	SkipOpenWorld = "open_world" // may reach outside the server, which was not allowed
+	SkipFiltered  = "filtered"   // left out by the run's tool patterns
+)
 
 // CallClass is N calls of a tool over a transport that ended in Class: ok,
 // tool_error (per Code, the error code the answer named, "" if none),

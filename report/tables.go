@@ -1,7 +1,10 @@
 package report
 
 import (
+	"cmp"
+	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/herd-sh/herd/report/stats"
@@ -54,19 +57,34 @@ func verdictTable(res *Results) textTable {
 }
 
 // misuseTable is the misuse map: every goal × outcome class, its rate under
-// each variant.
-func misuseTable(res *Results) textTable {
+// each variant. Without zeros, the rows no episode ended in under any
+// variant are left out (a third of an external server's map is "0% [0–14.3]"
+// otherwise), and the note says how many.
+func misuseTable(res *Results, zeros bool) textTable {
 	t := columns([]string{"Goal", "Outcome", "Severity"})
 	t.what = "outcome rows (the harmful ones with the highest rates are kept)"
 	t.variantColumns(res.Variants())
+	hidden := 0
 	for _, row := range res.ClassRows() {
 		cells := []string{row.Goal, row.Class, row.Severity}
 		worst := 0.0
+		seen := false
 		for _, r := range row.Rates {
 			cells = append(cells, RateText(r))
 			worst = max(worst, r.P)
+			seen = seen || r.K > 0
+		}
+		if !seen && !zeros {
+			hidden++
+			continue
 		}
 		t.add(severityOrder(row.Severity)-worst, cells...)
+	}
+	if hidden > 0 {
+		t.Note = fmt.Sprintf("%d outcome rows no episode ended in under any variant are not shown.", hidden)
+		if hidden == 1 {
+			t.Note = "1 outcome row no episode ended in under any variant is not shown."
+		}
 	}
 	return t
 }
@@ -146,7 +164,10 @@ func faultTable(res *Results) textTable {
 func confusionTable(res *Results) textTable {
 	t := columns([]string{"Goal", "Variant", "Meant", "Called", "Episodes"}, false, false, false, false, true)
 	t.what = "confusions (the most frequent are kept)"
-	for _, c := range res.Confusions {
+	// Most frequent first: the first row is the confusion that matters.
+	cs := slices.Clone(res.Confusions)
+	slices.SortStableFunc(cs, func(a, b Confusion) int { return cmp.Compare(b.N, a.N) })
+	for _, c := range cs {
 		t.add(-float64(c.N), c.Goal, c.Variant, c.Meant, c.Called, strconv.Itoa(c.N))
 	}
 	return t

@@ -16,27 +16,46 @@ type TerminalOptions struct {
 	// Plain draws ASCII borders (+-|) instead of box-drawing lines; the
 	// caller sets it when the output is not a terminal (a CI log, a file).
 	Plain bool
-	// Traces is how many sampled traces to show, harmful first (default 5;
-	// negative for none).
+	// Traces is how many sampled traces the full report shows, harmful
+	// first (default 5; negative for none: the summary then shows none
+	// either).
 	Traces int
+	// Full draws every table of the report instead of the one-screen
+	// summary.
+	Full bool
+	// Zeros keeps, in the full report, the outcome rows no episode ended in
+	// under any variant; they are hidden by default.
+	Zeros bool
+	// Footer lines end the summary: where the full report was written and
+	// how to see every table, in the words of the caller (a command line
+	// knows its flags; this package does not).
+	Footer []string
 }
 
-// Terminal writes the readiness report as text tables.
+// Terminal writes the readiness report: by default the one-screen summary
+// (verdict, headline rates, worst rows, the variant delta, latency, one
+// trace, the reproducing command), with Full every table.
 func Terminal(w io.Writer, res *Results, opts TerminalOptions) error {
 	if opts.Traces == 0 {
 		opts.Traces = 5
 	}
 	t := &termWriter{w: w, plain: opts.Plain}
+	if !opts.Full {
+		t.summary(res, opts)
+		return t.err
+	}
 	t.header(res)
 	t.verdicts(res)
-	t.section("Misuse map — how episodes ended, per goal and wording (95% Wilson intervals)", misuseTable(res))
+	t.section("Misuse map — how episodes ended, per goal and wording (95% Wilson intervals)", misuseTable(res, opts.Zeros))
 	t.section("World invariants broken — every episode that left one broken, whatever class it is counted under", invariantTable(res))
 	t.section("Harmful outcomes by persona", personaTable(res))
 	t.section("Variant comparison — the same agents under each wording (McNemar exact test)", comparisonTable(shownComparisons(res)))
 	t.section("Fault handling — injected faults and what agents made of them", faultTable(res))
 	t.section("Tool confusions — the write tool called instead of the one the goal needs", confusionTable(res))
 	t.section("Repeated trials — pass^k (all k right) and pass@k (one of k right) over tasks: agents sharing a persona, a goal and its target", passKTable(res))
-	t.section("Description lint", lintTable(res, false))
+	if s := LintSummary(res); s != "" {
+		t.printf("\n%s\n", s)
+	}
 	t.latency(res)
 	if c := res.Timing; c != nil && c.Ceiling != nil {
 		t.section(fmt.Sprintf("Ceiling search — %s: the last rate within the bound is %.1f agents a second", c.Ceiling.Bound, c.Ceiling.Rate), ceilingTable(res))
@@ -82,6 +101,9 @@ func (t *termWriter) section(title string, tbl textTable) {
 	}
 	t.printf("\n%s\n", title)
 	t.table(tbl)
+	if tbl.Note != "" {
+		t.printf("%s\n", tbl.Note)
+	}
 }
 
 // table draws one table, its header in capitals.
@@ -134,6 +156,9 @@ func toAny(ss []string) []any {
 func (t *termWriter) header(res *Results) {
 	t.printf("herd readiness report — %s\n", headline(res))
 	t.printf("fingerprint %s · herd %s · target %s\n", shortHash(res.Fingerprint()), orDash(res.Run.HerdVersion), orDash(res.Run.Target))
+	if m := ModelLine(res); m != "" {
+		t.printf("%s\n", safetext.Terminal(m, termMaxRunes))
+	}
 	if res.Run.Command != "" {
 		t.printf("reproduce: %s\n", res.Run.Command)
 	}

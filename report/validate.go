@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/herd-sh/herd/report/stats"
 )
@@ -45,6 +47,9 @@ func (r *Results) Validate() error {
 			return err
 		}
 	}
+	if err := r.validateLintTokens(); err != nil {
+		return err
+	}
 	return r.validateTiming()
 }
 
@@ -69,7 +74,22 @@ func (r *Results) validateFields() error {
 	if s := r.Run.Shard; s != nil && (s.Count < 1 || s.Index < 0 || s.Index >= s.Count) {
 		return fmt.Errorf("run.shard is %d of %d: want 0 ≤ index < count", s.Index, s.Count)
 	}
+	if m := r.Run.Model; m != nil {
+		if len(m.Name) > 256 || len(m.Endpoint) > 64 || len(m.Cassette) > 64 {
+			return fmt.Errorf("run.model: a name, endpoint or cassette hash longer than its limit")
+		}
+		for _, n := range []struct {
+			path string
+			v    int64
+		}{{"run.model.max_steps", int64(m.MaxSteps)}, {"run.model.requests", m.Requests},
+			{"run.model.prompt_tokens", m.PromptTokens}, {"run.model.output_tokens", m.OutputTokens}} {
+			if err := checkCount(n.path, n.v); err != nil {
+				return err
+			}
+		}
+	}
 	for i, m := range r.Run.Mix {
+
 		if m.Agents < 0 || m.Agents > MaxCount || m.Weight < 0 || math.IsNaN(m.Weight) || math.IsInf(m.Weight, 0) {
 			return fmt.Errorf("run.mix[%d] (%s): weight %v and agents %d must not be negative", i, m.Persona, m.Weight, m.Agents)
 		}
@@ -214,6 +234,35 @@ func (r *Results) validateTiming() error {
 			return fmt.Errorf("timing.calls add up to %d or more, at most %d", calls, int64(MaxCount))
 		}
 	}
+	for _, h := range []*LatencyHistogram{t.LatencyOK, t.LatencyError} {
+		if h == nil {
+			continue
+		}
+		if len(h.Bars) > maxBars {
+			return fmt.Errorf("timing latency %s has %d bars, at most %d", h.Tool, len(h.Bars), maxBars)
+		}
+		var n int64
+		for j, b := range h.Bars {
+			if b.ValueUS < 0 || b.ValueUS > maxLatencyUS {
+				return fmt.Errorf("timing latency %s, bar %d: value_us is %d, want 0 to %d (a day)", h.Tool, j, b.ValueUS, int64(maxLatencyUS))
+			}
+			if err := checkCount(fmt.Sprintf("timing latency %s, bar %d, count", h.Tool, j), b.Count); err != nil {
+				return err
+			}
+			if n += b.Count; n > MaxCount {
+				return fmt.Errorf("timing latency %s: the bars count %d calls or more, at most %d", h.Tool, n, int64(MaxCount))
+			}
+		}
+	}
+	if err := checkCount("timing.warmup_calls", t.WarmupCalls); err != nil {
+		return err
+	}
+	if t.Stopped != "" && !slices.Contains(StopReasons, t.Stopped) {
+		return fmt.Errorf("timing.stopped is %q, want one of %s", t.Stopped, strings.Join(StopReasons, ", "))
+	}
+	if err := t.Server.validate(); err != nil {
+		return err
+	}
 	for i, s := range t.InFlight {
 		if s.T < 0 || math.IsNaN(s.T) || math.IsInf(s.T, 0) {
 			return fmt.Errorf("timing.in_flight[%d].t is %v, want a finite number ≥ 0", i, s.T)
@@ -231,4 +280,48 @@ func checkSeverity(s string) error {
 		return nil
 	}
 	return fmt.Errorf("%q is not a severity (ok, failed or harmful)", s)
+}
+
+// Bounds of a results document's server section: a document is input
+// (herd report reads files from anywhere), so a list in it is bounded
+// like the histograms are.
+const (
+	maxServerProcesses = 4096
+	maxSkippedTools    = 100_000
+	maxSampleLines     = 16
+)
+
+// validate checks the server section (nil is fine).
+func (s *ServerStats) validate() error {
+	if s == nil {
+		return nil
+	}
+	if s.Processes < 0 || s.Processes > maxServerProcesses {
+		return fmt.Errorf("timing.server.processes is %d, want 0 to %d", s.Processes, maxServerProcesses)
+	}
+	if err := checkCount("timing.server.non_json_lines", s.NonJSONLines); err != nil {
+		return err
+	}
+	if len(s.NonJSONSample) > maxSampleLines || int64(len(s.NonJSONSample)) > s.NonJSONLines {
+		return fmt.Errorf("timing.server.non_json_sample has %d lines, want at most %d and no more than non_json_lines (%d)", len(s.NonJSONSample), maxSampleLines, s.NonJSONLines)
+	}
+	if len(s.ProcessStats) > maxServerProcesses {
+		return fmt.Errorf("timing.server.process_stats has %d entries, at most %d", len(s.ProcessStats), maxServerProcesses)
+	}
+	for i, p := range s.ProcessStats {
+		if p.PID < 0 || p.RSSKB < 0 || p.PeakRSSKB < 0 || p.CPUSeconds < 0 || math.IsNaN(p.CPUSeconds) || math.IsInf(p.CPUSeconds, 0) {
+			return fmt.Errorf("timing.server.process_stats[%d] (pid %d): pid, rss_kb, peak_rss_kb and cpu_seconds must be finite and not negative", i, p.PID)
+		}
+	}
+	if len(s.Skipped) > maxSkippedTools {
+		return fmt.Errorf("timing.server.skipped has %d tools, at most %d", len(s.Skipped), maxSkippedTools)
+	}
+	for i, t := range s.Skipped {
+		switch t.Reason {
+		case SkipWrites, SkipOpenWorld, SkipFiltered:
+		default:
+			return fmt.Errorf("timing.server.skipped[%d] (%s): reason %q, want %s, %s or %s", i, t.Tool, t.Reason, SkipWrites, SkipOpenWorld, SkipFiltered)
+		}
+	}
+	return nil
 }

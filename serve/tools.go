@@ -181,7 +181,8 @@ func toolResult(res *engine.Result) *mcp.CallToolResult {
 		}
 		body, err = json.Marshal(toolError{Error: e})
 	} else {
-		body, err = json.Marshal(res.Value())
+		// The bytes of json.Marshal(res.Value()), without its maps.
+		body, err = res.AppendValueJSON(make([]byte, 0, 1024))
 	}
 	if err != nil {
 		// Records hold only JSON-ready values; this is a bug, but the agent

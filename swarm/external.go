@@ -1,11 +1,14 @@
 package swarm
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/internal/safetext"
 	"github.com/herd-sh/herd/internal/version"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/report"
@@ -35,8 +39,19 @@ type ExternalConfig struct {
 	Seed        uint64
 	Agents      int
 	AllowWrites bool
-	Load        Load
-	Command     string
+	// AllowOpenWorld lets the swarm call tools that may reach outside the
+	// server (openWorldHint true, or absent on a tool that is not
+	// read-only: the MCP spec's default is true).
+	AllowOpenWorld bool
+	// Select, when set, are the name patterns (path.Match globs) of the
+	// tools the run may call; Skip those it must not. A pattern that
+	// matches no tool is an error (a typo would silently test nothing).
+	Select, Skip []string
+	// Processes is the size of a stdio server's process pool, started
+	// before the clock (0: target.DefaultProcesses).
+	Processes int
+	Load      Load
+	Command   string
 	// Thresholds are checked against the tools the run may call before it
 	// starts (Check).
 	Thresholds []string
@@ -52,15 +67,86 @@ type ExternalRun struct {
 	// Unusable says why the server could not be tested further (it
 	// crashed, hung, or answered nothing usable); "" when it held up.
 	Unusable string
-	// Skipped are the tools not called: they may write, and writes were
-	// not allowed.
-	Skipped []string
+	// Stopped is why the run ended (report.StopFinished, …), as the
+	// results' timing records it.
+	Stopped string
+	// Skipped are the tools not called, and why.
+	Skipped []report.SkippedTool
 }
 
-// mayCall reports whether the swarm may call t: read-only tools always,
-// others only when writes are allowed.
-func mayCall(t *mcp.Tool, allowWrites bool) bool {
-	return allowWrites || (t.Annotations != nil && t.Annotations.ReadOnlyHint)
+// readOnly reports the tool's readOnlyHint (false when absent: the MCP
+// spec's default).
+func readOnly(t *mcp.Tool) bool { return t.Annotations != nil && t.Annotations.ReadOnlyHint }
+
+// OpenWorld reports whether t may reach outside the server: its
+// openWorldHint, whose default in the MCP spec is true. A read-only tool
+// with no hint is taken as closed: it changes nothing, and most servers
+// leave the hint off their reading tools.
+func OpenWorld(t *mcp.Tool) bool {
+	if a := t.Annotations; a != nil && a.OpenWorldHint != nil {
+		return *a.OpenWorldHint
+	}
+	return !readOnly(t)
+}
+
+// whyNot is why the swarm may not call t ("" when it may): left out by
+// the patterns, it may write and writes were not allowed, or it may
+// reach the open world and that was not allowed.
+func (cfg ExternalConfig) whyNot(t *mcp.Tool) string {
+	if len(cfg.Select) > 0 && !matchesAny(cfg.Select, t.Name) || matchesAny(cfg.Skip, t.Name) {
+		return report.SkipFiltered
+	}
+	if !cfg.AllowWrites && !readOnly(t) {
+		return report.SkipWrites
+	}
+	if !cfg.AllowOpenWorld && OpenWorld(t) {
+		return report.SkipOpenWorld
+	}
+	return ""
+}
+
+func matchesAny(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPatterns refuses a malformed pattern, and one that matches no
+// tool of the server.
+func (cfg ExternalConfig) checkPatterns() error {
+	for _, f := range []struct {
+		field    string
+		patterns []string
+	}{{"Select", cfg.Select}, {"Skip", cfg.Skip}} {
+		for _, p := range f.patterns {
+			if _, err := path.Match(p, ""); err != nil {
+				return fieldErr(f.field, "tool pattern %q: %v", p, err)
+			}
+			found := false
+			for _, t := range cfg.Tools {
+				if ok, _ := path.Match(p, t.Name); ok {
+					found = true
+					break
+				}
+			}
+			if !found {
+				// The names come from the server: escaped, and a few.
+				names := make([]string, len(cfg.Tools))
+				for i, t := range cfg.Tools {
+					names[i] = safetext.Terminal(t.Name, 60)
+				}
+				slices.Sort(names)
+				if len(names) > 20 {
+					names = append(names[:20], fmt.Sprintf("… %d more", len(cfg.Tools)-20))
+				}
+				return fieldErr(f.field, "tool pattern %q matches no tool of %s (it has %s)", p, cfg.Target.Name(), strings.Join(names, ", "))
+			}
+		}
+	}
+	return nil
 }
 
 // Check checks the configuration, its thresholds among it, against the
@@ -75,22 +161,39 @@ func (cfg ExternalConfig) Check() error {
 
 // newExternalPlan is the plan of a run against an external server, and
 // the tools it may not call.
-func newExternalPlan(cfg ExternalConfig) (*Plan, []string, error) {
+func newExternalPlan(cfg ExternalConfig) (*Plan, []report.SkippedTool, error) {
 	if err := checkAgents(cfg.Agents); err != nil {
 		return nil, nil, err
 	}
+	if cfg.Processes < 0 || cfg.Processes > target.MaxProcesses {
+		return nil, nil, fieldErr("Processes", "must be between 1 and %d, got %d", target.MaxProcesses, cfg.Processes)
+	}
+	if err := cfg.checkPatterns(); err != nil {
+		return nil, nil, err
+	}
 	var tools []*mcp.Tool
-	var skipped []string
+	var skipped []report.SkippedTool
+	why := map[string]int{}
 	for _, t := range cfg.Tools {
-		if mayCall(t, cfg.AllowWrites) {
-			tools = append(tools, t)
+		if r := cfg.whyNot(t); r != "" {
+			skipped = append(skipped, report.SkippedTool{Tool: t.Name, Reason: r})
+			why[r]++
 		} else {
-			skipped = append(skipped, t.Name)
+			tools = append(tools, t)
 		}
 	}
 	slices.SortFunc(tools, byName)
+	slices.SortFunc(skipped, func(a, b report.SkippedTool) int { return strings.Compare(a.Tool, b.Tool) })
 	if len(tools) == 0 {
-		return nil, nil, &FieldError{Field: "AllowWrites", Err: fmt.Errorf("%s: no tool the swarm may call (%d tools, none read-only; allowing writes lets it call the others)", cfg.Target.Name(), len(cfg.Tools))}
+		field, hint := "AllowWrites", "allowing writes lets it call the others"
+		switch {
+		case why[report.SkipFiltered] == len(cfg.Tools):
+			field, hint = "Select", "the tool patterns leave none"
+		case why[report.SkipWrites] == 0 && why[report.SkipOpenWorld] > 0:
+			field, hint = "AllowOpenWorld", "allowing open-world tools lets it call them"
+		}
+		return nil, nil, &FieldError{Field: field, Err: fmt.Errorf("%s: no tool the swarm may call (%d tools: %d may write, %d may reach the open world, %d left out by the patterns; %s)",
+			cfg.Target.Name(), len(cfg.Tools), why[report.SkipWrites], why[report.SkipOpenWorld], why[report.SkipFiltered], hint)}
 	}
 	assign, err := NewAssignment(cfg.Seed, cfg.Agents, []float64{1, 1}, len(tools))
 	if err != nil {
@@ -102,7 +205,7 @@ func newExternalPlan(cfg ExternalConfig) (*Plan, []string, error) {
 			Workers: max(load.MaxInFlight, 1), Load: &load, Command: cfg.Command,
 			Progress: cfg.Progress, ProgressEvery: cfg.ProgressEvery},
 		assign: assign,
-		ext:    &externalPlay{cfg: cfg, tools: tools},
+		ext:    &externalPlay{cfg: cfg, tools: tools, known: personas.NewKnown()},
 		total:  cfg.Agents,
 	}
 	p.layout = newExternalLayout(tools)
@@ -124,20 +227,61 @@ func RunExternal(ctx context.Context, cfg ExternalConfig) (*ExternalRun, error) 
 		return nil, err
 	}
 	out := &ExternalRun{Skipped: skipped}
+	// The pool is started and initialized before the run's clock: the
+	// latency measured is the server's, not that of starting it.
+	processes := cmp.Or(cfg.Processes, target.DefaultProcesses)
+	if _, err := cfg.Target.Warm(ctx, processes); err != nil {
+		return nil, &UnreachableError{err}
+	}
 	res, runErr := p.Run(ctx, externalTarget{cfg.Target})
 	if res == nil {
 		return nil, runErr
 	}
-	if runErr != nil {
-		out.Unusable = runErr.Error()
-	}
 	out.Stats = p.stats
-	if out.Unusable == "" && out.Stats.Calls > 0 && allMalformed(res) {
-		out.Unusable = "every answer to a valid call was malformed"
+	var stop *serverStop
+	switch {
+	case errors.As(runErr, &stop):
+		out.Unusable, out.Stopped = runErr.Error(), stop.reason
+	case runErr != nil:
+		out.Unusable, out.Stopped = runErr.Error(), report.StopUnusable
+	case out.Stats.Calls > 0 && allMalformed(res):
+		out.Unusable, out.Stopped = "every answer to a valid call was malformed", report.StopUnusable
+	case ctx.Err() != nil && out.Stats.Started < out.Stats.Planned:
+		out.Stopped = report.StopInterrupted
+	case out.Stats.Started < out.Stats.Planned:
+		out.Stopped = report.StopDuration
+	default:
+		out.Stopped = report.StopFinished
+	}
+	if res.Timing != nil {
+		res.Timing.Stopped = out.Stopped
+		res.Timing.Server = serverStats(cfg.Target, skipped)
 	}
 	out.Results = res
 	return out, nil
 }
+
+// serverStats is the results' server section: the process pool, what it
+// used, the stdout lines skipped and the tools not called. It is read
+// before the target is closed (the processes still run).
+func serverStats(t *target.External, skipped []report.SkippedTool) *report.ServerStats {
+	st := &report.ServerStats{Processes: t.Processes(), Skipped: skipped}
+	st.NonJSONLines, st.NonJSONSample = t.SkippedLines()
+	for _, p := range t.ProcessStats() {
+		st.ProcessStats = append(st.ProcessStats, report.ProcessStat{PID: p.PID, RSSKB: p.RSSKB, PeakRSSKB: p.PeakRSSKB, CPUSeconds: p.CPUSeconds})
+	}
+	return st
+}
+
+// serverStop is an episode that found the server gone: it crashed, its
+// process died or it stopped answering. The run stops for it.
+type serverStop struct {
+	reason string // report.StopHung, …
+	err    error
+}
+
+func (e *serverStop) Error() string { return e.err.Error() }
+func (e *serverStop) Unwrap() error { return e.err }
 
 // externalTarget is an MCP server that is not a herd world, as a run's
 // target. Its agents are the exerciser and the adversary, which open their
@@ -158,6 +302,9 @@ func (e externalTarget) Close() error          { return e.t.Close() }
 type externalPlay struct {
 	cfg   ExternalConfig
 	tools []*mcp.Tool
+	// known is what the run has learnt from answers: real ids and paths
+	// the exerciser uses instead of invented ones.
+	known *personas.Known
 }
 
 // newExternalLayout is the layout of an external run: a goal per tool, the
@@ -203,7 +350,7 @@ func (w *worker) runExternal(i int) error {
 	pi, gi := p.assign.Persona(i), p.assign.Goal(i)
 	tool := x.tools[gi]
 	ep := personas.ExternalEpisode{Tool: externalTool(tool), Persona: personas.PersonaExerciser,
-		Seed: AgentSeed(x.cfg.Seed, i), AllowWrites: x.cfg.AllowWrites}
+		Seed: AgentSeed(x.cfg.Seed, i), AllowWrites: x.cfg.AllowWrites, Known: x.known}
 	if pi == 1 {
 		ep.Persona = personas.PersonaAdversary
 	}
@@ -225,9 +372,16 @@ func (w *worker) runExternal(i int) error {
 	if err := w.agg.Add(r); err != nil {
 		return err
 	}
-	if o.Class == "crashed" || o.Class == "hung" {
+	if personas.Stops(o.Class) {
 		steps := o.Trace.Steps
-		return fmt.Errorf("agent %d: %s %s: %s", i, tool.Name, o.Class, steps[len(steps)-1].Result)
+		reason := report.StopHung
+		if o.Class == "crashed" {
+			reason = report.StopConnectionLost
+			if x.cfg.Target.Stdio() {
+				reason = report.StopProcessDied
+			}
+		}
+		return &serverStop{reason: reason, err: fmt.Errorf("agent %d: %s %s: %s", i, tool.Name, o.Class, steps[len(steps)-1].Result)}
 	}
 	return nil
 }
@@ -235,7 +389,7 @@ func (w *worker) runExternal(i int) error {
 // externalTool is a discovered tool as the external personas see it.
 func externalTool(t *mcp.Tool) personas.ExternalTool {
 	return personas.ExternalTool{Name: t.Name, Schema: t.InputSchema,
-		ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint, HasOutputSchema: t.OutputSchema != nil}
+		ReadOnly: readOnly(t), HasOutputSchema: t.OutputSchema != nil}
 }
 
 // externalSession is an agent's connection to an external server, its
@@ -251,6 +405,9 @@ func (x externalSession) Close() { x.s.Close() }
 func (x externalSession) Call(tool string, args map[string]any) personas.Answer {
 	c := x.s.Call(x.ctx, tool, args, x.m)
 	a := personas.Answer{Kind: answerKinds[c.Class], Err: errText(c.Err)}
+	if c.Hung {
+		a.Kind = personas.AnswerHung
+	}
 	if r := c.Result; r != nil {
 		a.Content = len(r.Content) > 0 || r.StructuredContent != nil
 		a.Structured = r.StructuredContent != nil
@@ -258,8 +415,31 @@ func (x externalSession) Call(tool string, args map[string]any) personas.Answer 
 		ja, _ := json.Marshal(r.Content)
 		sa, _ := json.Marshal(r.StructuredContent)
 		a.Fingerprint = string(ja) + "\x00" + string(sa)
+		a.Text, a.Data = resultTexts(r), r.StructuredContent
 	}
 	return a
+}
+
+// maxAnswerText bounds the text of an answer kept for judging it (a
+// difference, the ids it holds).
+const maxAnswerText = 64 << 10
+
+// resultTexts is a result's text parts, a line apart, cut at
+// maxAnswerText.
+func resultTexts(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(tc.Text)
+			if b.Len() >= maxAnswerText {
+				break
+			}
+		}
+	}
+	return personas.Clip(b.String(), maxAnswerText)
 }
 
 // answerKinds maps how a call ended over the wire to what came back.

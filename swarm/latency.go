@@ -35,6 +35,10 @@ type callMeter struct {
 	all     *hdr.Histogram
 	classes map[string]*[target.NumClasses]int64 // per tool
 	codes   map[toolCode]int64                   // tool errors per tool × code
+	// ok and failed split the calls of all by how they ended: a result,
+	// or anything else but a cancellation.
+	ok, failed *hdr.Histogram
+	warmup     int64 // calls counted but not timed (EndedWarmup)
 }
 
 // toolCode is a tool and the code of a tool error it answered.
@@ -52,6 +56,8 @@ func newCallMeter() *callMeter {
 	return &callMeter{
 		hists:   map[string]*hdr.Histogram{},
 		all:     hdr.New(latencyMinUS, latencyMaxUS, latencySigFigs),
+		ok:      hdr.New(latencyMinUS, latencyMaxUS, latencySigFigs),
+		failed:  hdr.New(latencyMinUS, latencyMaxUS, latencySigFigs),
 		classes: map[string]*[target.NumClasses]int64{},
 		codes:   map[toolCode]int64{},
 	}
@@ -70,10 +76,35 @@ func (m *callMeter) Ended(tool string, took time.Duration, c target.Class, code 
 	if h == nil {
 		h = hdr.New(latencyMinUS, latencyMaxUS, latencySigFigs)
 		m.hists[tool] = h
-		m.classes[tool] = new([target.NumClasses]int64)
 	}
 	_ = h.RecordValue(us)
 	_ = m.all.RecordValue(us)
+	switch c {
+	case target.ClassOK:
+		_ = m.ok.RecordValue(us)
+	case target.ClassCancelled:
+	default:
+		_ = m.failed.RecordValue(us)
+	}
+	m.count(tool, c, code)
+}
+
+// EndedWarmup counts a call's class (and a tool error's code) without
+// recording its latency: a connection's first calls, which a cold server
+// answers slowly for reasons of its own start.
+func (m *callMeter) EndedWarmup(tool string, c target.Class, code string) {
+	m.inFlight.Add(-1)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.warmup++
+	m.count(tool, c, code)
+}
+
+// count counts a call of tool that ended in c (m.mu held).
+func (m *callMeter) count(tool string, c target.Class, code string) {
+	if m.classes[tool] == nil {
+		m.classes[tool] = new([target.NumClasses]int64)
+	}
 	m.classes[tool][c]++
 	if c == target.ClassToolError {
 		k := toolCode{tool, code}
@@ -95,11 +126,25 @@ func (m *callMeter) codesOf(tool string) int {
 	return n
 }
 
-// Calls is the number of calls recorded.
+// Calls is the number of calls recorded, warm-up calls among them.
 func (m *callMeter) Calls() int64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.all.TotalCount()
+	return m.all.TotalCount() + m.warmup
+}
+
+// split is the latency of ok calls and of the others, over every tool
+// (nil where there were none), and the warm-up calls left untimed.
+func (m *callMeter) split() (ok, failed *report.LatencyHistogram, warmup int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ok.TotalCount() > 0 {
+		ok = &report.LatencyHistogram{Tool: "ok", Bars: bars(m.ok)}
+	}
+	if m.failed.TotalCount() > 0 {
+		failed = &report.LatencyHistogram{Tool: "error", Bars: bars(m.failed)}
+	}
+	return ok, failed, m.warmup
 }
 
 // histograms are the results document's latency section: "all" first,

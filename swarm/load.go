@@ -135,6 +135,7 @@ func (m *measure) timing(st LoadStats, episodes, workers int) *report.Timing {
 	t := newTiming(m.started, st.Seconds, episodes, workers)
 	if m.meter != nil {
 		t.Latency, t.InFlight, t.Calls = m.meter.histograms(), m.samples, callClasses(st.Classes)
+		t.LatencyOK, t.LatencyError, t.WarmupCalls = m.meter.split()
 	}
 	return t
 }

@@ -72,6 +72,12 @@ type Config struct {
 	// costs time, so it is off without an observer.
 	Observer Observer
 
+	// Players, when set, makes the player of each variant's episodes in
+	// place of the reader model's personas (a language model, say): it is
+	// given the variant as read, the user's descriptions for it (nil when
+	// none) and the tool each goal needs. Its episodes run in-process.
+	Players func(variant string, descriptions map[string]string, meant func(*engine.Goal) string) (Player, error)
+
 	// Load paces a run over a transport (nil: every agent runs, Workers at
 	// a time, as fast as the target answers). An in-process run has none:
 	// it keeps virtual time.
@@ -85,14 +91,23 @@ type Observer interface {
 	EpisodeDone(agent int, variant string, outcome personas.Outcome)
 }
 
+// Player plays one episode in place of a persona of the reader model:
+// the same Episode (base, goal, agent seed), the same judged Outcome. A
+// language model behind an API is one (package brain). Play may be slow
+// and may fail; ctx is the run's.
+type Player interface {
+	Play(ctx context.Context, ep personas.Episode) (personas.Outcome, error)
+}
+
 // Plan is a validated configuration with its models built.
 type Plan struct {
-	cfg    Config
-	base   *engine.Base
-	models []*personas.Model // per variant
-	assign *Assignment
-	layout *layout
-	total  int // episodes this shard will run
+	cfg     Config
+	base    *engine.Base
+	models  []*personas.Model // per variant
+	players []Player          // per variant, when Config.Players is set
+	assign  *Assignment
+	layout  *layout
+	total   int // episodes this shard will run
 	// ext, for a run against an MCP server that is not a herd world, is
 	// what its agents play instead of the world's personas.
 	ext *externalPlay
@@ -165,6 +180,13 @@ func NewPlan(cfg Config) (*Plan, error) {
 			return nil, err
 		}
 		p.models = append(p.models, m)
+		if cfg.Players != nil {
+			pl, err := cfg.Players(readAs, cfg.Descriptions[v], m.Meant)
+			if err != nil {
+				return nil, err
+			}
+			p.players = append(p.players, pl)
+		}
 	}
 	weights := make([]float64, len(cfg.Mix))
 	ps := make([]*personas.Persona, len(cfg.Mix))
@@ -280,7 +302,7 @@ func (p *Plan) Run(ctx context.Context, t Target) (*report.Results, error) {
 		started, lastStart = p.startPaced(ctx, agentCtx, inFlight, shardAgents, pool, &done, fail)
 	} else {
 		inFlight = cfg.Workers
-		started = p.startUnpaced(ctx, shardAgents, pool, &done, fail)
+		started = p.startUnpaced(ctx, agentCtx, shardAgents, pool, &done, fail)
 	}
 	stopProgress()
 	ms.stop()
@@ -288,7 +310,10 @@ func (p *Plan) Run(ctx context.Context, t Target) (*report.Results, error) {
 	for _, w := range pool.all {
 		total.Merge(w.agg)
 	}
-	if firstErr != nil && !realTime {
+	if firstErr != nil && !realTime && p.players == nil {
+		// A persona episode in-process fails only on a bug; a player's
+		// (a model behind an API) fails when its endpoint does, and what
+		// finished before is kept, as over a transport.
 		return nil, firstErr
 	}
 	res := p.results(total)
@@ -314,22 +339,28 @@ func (p *Plan) Run(ctx context.Context, t Target) (*report.Results, error) {
 // startUnpaced runs every agent of the shard on cfg.Workers goroutines,
 // each taking agents in chunks, until they are all done or ctx is
 // cancelled. It returns how many agents it started.
-func (p *Plan) startUnpaced(ctx context.Context, shardAgents int, pool *workerPool, done *tally, fail func(error)) int {
+func (p *Plan) startUnpaced(ctx, agentCtx context.Context, shardAgents int, pool *workerPool, done *tally, fail func(error)) int {
 	cfg := &p.cfg
-	const chunkSize = 256 // agents a worker takes at once: one atomic add each
+	chunkSize := int64(256) // agents a worker takes at once: one atomic add each
+	if p.players != nil {
+		// A player's episode takes seconds: one at a time per worker, or a
+		// small run would sit on one worker.
+		chunkSize = 1
+	}
 	var next, started atomic.Int64
 	var wg sync.WaitGroup
 	for range cfg.Workers {
 		w := pool.take()
+		w.ctx = agentCtx // a player's requests are cut by a second interrupt, not the first
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for ctx.Err() == nil {
-				from := int(next.Add(chunkSize)) - chunkSize
+				from := int(next.Add(chunkSize) - chunkSize)
 				if from >= shardAgents {
 					return
 				}
-				to := min(from+chunkSize, shardAgents)
+				to := min(from+int(chunkSize), shardAgents)
 				for k := from; k < to; k++ {
 					if ctx.Err() != nil {
 						return
@@ -337,9 +368,13 @@ func (p *Plan) startUnpaced(ctx context.Context, shardAgents int, pool *workerPo
 					started.Add(1)
 					done.started.Add(1)
 					if err := w.runAgent(cfg.Shard.Index + k*cfg.Shard.Count); err != nil {
+						if agentCtx.Err() != nil && p.players != nil {
+							return // abandoned by an interrupt, not broken
+						}
 						fail(err)
 						return
 					}
+
 					done.finished(&w.res, len(cfg.Variants))
 				}
 			}
@@ -595,7 +630,13 @@ func (w *worker) runAgent(i int) error {
 		if w.sessions != nil {
 			ep.Remote = w.sessions[v]
 		}
-		o, err := m.Run(ep)
+		var o personas.Outcome
+		var err error
+		if p.players != nil {
+			o, err = p.players[v].Play(w.ctx, ep)
+		} else {
+			o, err = m.Run(ep)
+		}
 		if err != nil {
 			return fmt.Errorf("agent %d (%s, %s, %s): %w", i, ep.Persona.Name, ep.Goal.Name, p.cfg.Variants[v], err)
 		}

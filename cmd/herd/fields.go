@@ -31,6 +31,10 @@ var flagOfField = map[string]string{
 	"WorldFile":        "world",
 	"Token":            "token",
 	"AllowRemote":      "allow-remote",
+	"AllowOpenWorld":   "allow-open-world",
+	"Select":           "tool",
+	"Skip":             "skip-tool",
+	"Processes":        "processes",
 }
 
 // flagErr maps a library error to the command's: a field error becomes

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -9,54 +11,87 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/internal/safetext"
-	"github.com/herd-sh/herd/worlds"
+	"github.com/herd-sh/herd/lint"
+	"github.com/herd-sh/herd/swarm"
 )
 
 // inspectOptions are the flags of herd inspect.
 type inspectOptions struct {
-	variant string
-	format  string
+	variant  string
+	format   string
+	encoding string
+	target   toolTargetOptions
 }
 
 func newInspectCmd(s *streams) *cobra.Command {
 	opts := &inspectOptions{}
 	cmd := &cobra.Command{
-		Use:   "inspect WORLD",
-		Short: "Show a world's tools, fault profiles, invariants and goals",
+		Use:   "inspect TARGET",
+		Short: "Show a world's or an MCP server's tools (and a world's faults, invariants and goals)",
 		Long: `Show what a world (mock:NAME or a world file) offers agents and how it is
 judged: record types, tools with their kind, annotations, parameters and the
 description under one variant, fault profiles with each tool's faults,
 invariants, and goals with their outcome classes.
 
+For an MCP server (mcp+stdio:COMMAND… or http://127.0.0.1:PORT/mcp) or a
+saved tools/list answer (a .json file), show what a client is sent: the
+server's name and version, and every tool with its annotations (with MCP's
+defaults for the hints left out), its effect class, its parameters, its
+description and the tokens its definition costs. The JSON form keeps the
+tools as the server listed them, so it can be saved and linted offline.
+
   herd inspect mock:crm
   herd inspect mock:crm --variant ambiguous
   herd inspect my-world.yaml --format json | jq '.tools[].name'
+  herd inspect 'mcp+stdio:npx -y @modelcontextprotocol/server-memory'
+  herd inspect http://127.0.0.1:3001/mcp --format json > tools.json
 
-Exit codes: 0 shown, 2 bad usage or a world that does not load.`,
+Exit codes: 0 shown, 2 bad usage, a world or tool list that does not load,
+or too many tools, 3 the server could not be reached or broke.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runInspect(s, opts, args[0])
+			return runInspect(cmd.Context(), s, opts, args[0])
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.variant, "variant", "", "description variant to show (default: the world's first)")
+	f.StringVar(&opts.variant, "variant", "", "description variant of a world to show (default: the world's first)")
 	f.StringVar(&opts.format, "format", "text", "output format: text or json")
+	f.StringVar(&opts.encoding, "encoding", lint.DefaultEncoding, "token encoding of a server's token counts: "+strings.Join(lint.Encodings, ", "))
+	opts.target.addFlags(cmd)
 	return cmd
 }
 
-func runInspect(s *streams, opts *inspectOptions, ref string) error {
+func runInspect(ctx context.Context, s *streams, opts *inspectOptions, ref string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if opts.format != "text" && opts.format != "json" {
 		return usageErrf("--format %q: want text or json", opts.format)
 	}
-	w, err := worlds.Resolve(ref)
-	if err != nil {
-		printLoadError(s, err)
-		return codeErr(exitUsage, nil)
+	if !slices.Contains(lint.Encodings, opts.encoding) {
+		return usageErrf("--encoding %q: want one of %s", opts.encoding, strings.Join(lint.Encodings, ", "))
 	}
+	tl, err := loadToolList(ctx, ref, &opts.target)
+	if err != nil {
+		var le *engine.LoadError
+		if errors.As(err, &le) {
+			printLoadError(s, le)
+			return codeErr(exitUsage, nil)
+		}
+		return err
+	}
+	if tl.World == nil {
+		if opts.variant != "" {
+			return usageErrf("--variant: %s is not a herd world: it has one wording, its own", tl.Source)
+		}
+		return inspectServer(s, opts, tl)
+	}
+	w := tl.World
 	variant := w.DefaultVariant()
 	if opts.variant != "" {
 		if !w.HasVariant(opts.variant) {
@@ -294,4 +329,126 @@ func faultText(g faultGroupView) string {
 // (0.005 → "0.5%").
 func percent(p float64) string {
 	return strconv.FormatFloat(p*100, 'f', -1, 32) + "%"
+}
+
+// serverView is what herd inspect shows of an MCP server or a saved tool
+// list. Tools are as the server listed them, so the JSON form is itself a
+// tools/list result that herd lint and herd inspect read back.
+type serverView struct {
+	Target   string              `json:"target"`
+	Server   *mcp.Implementation `json:"server"`
+	Encoding string              `json:"encoding"`
+	// Tokens is the sum of the tools' definitions' tokens.
+	Tokens int         `json:"tokens"`
+	Tools  []*mcp.Tool `json:"tools"`
+	// Effects are the tools' effect classes and token counts, in order.
+	Effects []toolEffect `json:"effects"`
+}
+
+// toolEffect is one tool's effect class and token count.
+type toolEffect struct {
+	Tool   string      `json:"tool"`
+	Effect lint.Effect `json:"effect"`
+	Tokens int         `json:"tokens"`
+}
+
+func inspectServer(s *streams, opts *inspectOptions, tl *toolList) error {
+	tok, err := lint.NewTokenizer(opts.encoding)
+	if err != nil {
+		return fmt.Errorf("--encoding: %w", err)
+	}
+	lts := lintTools(tl.Tools)
+	r := lint.LintTools(lts, lint.Options{World: tl.Server.Name, Variant: swarm.ExternalVariant, Tokenizer: tok})
+	v := serverView{Target: tl.Source, Server: tl.Server, Encoding: tok.Encoding(), Tokens: r.Tokens.Total, Tools: tl.Tools}
+	for i, ts := range r.Tools {
+		v.Effects = append(v.Effects, toolEffect{Tool: ts.Tool, Effect: ts.Effect, Tokens: r.Tokens.Tools[i].Tokens})
+	}
+	if opts.format == "json" {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(v)
+	}
+	return writeServerText(s.out, v, lts)
+}
+
+// writeServerText renders a server's tools for a terminal or a pager.
+func writeServerText(out io.Writer, v serverView, lts []lint.Tool) error {
+	b := &strings.Builder{}
+	name := v.Server.Name
+	if v.Server.Version != "" {
+		name += " " + v.Server.Version
+	}
+	fmt.Fprintf(b, "server %s from %s\n", name, v.Target)
+	byEffect := map[lint.Effect]int{}
+	for _, e := range v.Effects {
+		byEffect[e.Effect]++
+	}
+	fmt.Fprintf(b, "  %s: %d read, %d write, %d destructive, %d unknown; %d tokens of definitions (%s)\n",
+		nounCount(len(v.Tools), "tool", "tools"), byEffect[lint.EffectRead], byEffect[lint.EffectWrite],
+		byEffect[lint.EffectDestructive], byEffect[lint.EffectUnknown], v.Tokens, v.Encoding)
+	fmt.Fprintf(b, "\nTOOLS\n")
+	for i, t := range v.Tools {
+		e := v.Effects[i]
+		head := fmt.Sprintf("  %s: %s, %d tokens  [%s]", t.Name, e.Effect, e.Tokens, mcpHintText(t.Annotations))
+		fmt.Fprintln(b, head)
+		if t.Description != "" {
+			fmt.Fprintf(b, "    %s\n", t.Description)
+		}
+		tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
+		for _, p := range lts[i].Params {
+			detail := p.Type
+			if p.Required {
+				detail += ", required"
+			}
+			if len(p.Values) > 0 {
+				detail += ", " + strings.Join(p.Values, " | ")
+			}
+			fmt.Fprintf(tw, "    %s\t%s\t%s\n", p.Name, detail, p.Description)
+		}
+		tw.Flush()
+	}
+	// As for a world: every line made safe for a terminal, in one place —
+	// a server's names and texts are whatever it sends.
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = safetext.Terminal(strings.TrimRight(l, " "), inspectLineRunes)
+	}
+	_, err := io.WriteString(out, strings.Join(lines, "\n"))
+	return err
+}
+
+// mcpHintText is a tool's hints as MCP reads them: the ones the server
+// left out shown with their default, and destructive and idempotent only
+// when they mean something (the tool is not read-only).
+func mcpHintText(a *mcp.ToolAnnotations) string {
+	if a == nil {
+		return "no annotations: not read-only, destructive, not idempotent, open world (MCP defaults)"
+	}
+	if a.ReadOnlyHint {
+		return "readOnly" + openWorldText(a)
+	}
+	var hints []string
+	switch {
+	case a.DestructiveHint == nil:
+		hints = append(hints, "destructive (default)")
+	case *a.DestructiveHint:
+		hints = append(hints, "destructive")
+	default:
+		hints = append(hints, "not destructive")
+	}
+	if a.IdempotentHint {
+		hints = append(hints, "idempotent")
+	}
+	return strings.Join(hints, ", ") + openWorldText(a)
+}
+
+func openWorldText(a *mcp.ToolAnnotations) string {
+	switch {
+	case a.OpenWorldHint == nil:
+		return ", open world (default)"
+	case *a.OpenWorldHint:
+		return ", open world"
+	}
+	return ", closed world"
 }

@@ -2,14 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/lint"
-	"github.com/herd-sh/herd/worlds"
+	"github.com/herd-sh/herd/report"
+	"github.com/herd-sh/herd/swarm"
 )
 
 // lintOptions are the flags of herd lint.
@@ -18,6 +23,9 @@ type lintOptions struct {
 	descriptions string
 	format       string
 	level        string
+	encoding     string
+	thresholds   []string
+	target       toolTargetOptions
 }
 
 var lintFormats = []string{"table", "json", "md"}
@@ -25,38 +33,51 @@ var lintFormats = []string{"table", "json", "md"}
 func newLintCmd(s *streams) *cobra.Command {
 	opts := &lintOptions{}
 	cmd := &cobra.Command{
-		Use:   "lint WORLD",
-		Short: "Score a world's tool descriptions and say what to write instead",
-		Long: `Lint the tool descriptions of a world (mock:NAME or a world file) with a
-deterministic rubric: purpose, usage guidance, side effects, parameters,
-length, disambiguation against siblings (measured with the reader model) and
-annotations. Every finding comes with a suggested fix.
+		Use:   "lint TARGET",
+		Short: "Score tool descriptions, count their tokens, and say what to write instead",
+		Long: `Lint the tool descriptions of a world (mock:NAME or a world file), of an MCP
+server (mcp+stdio:COMMAND… or http://127.0.0.1:PORT/mcp), or of a saved
+tools/list answer (a .json file) with a deterministic rubric: purpose, usage
+guidance, side effects, parameters, length, disambiguation against siblings
+(measured with the reader model, for worlds) and annotations. Every tool gets
+an effect class (read, write, destructive or unknown) and a token count of
+the definition a model is sent; every finding comes with a suggested fix.
 
   herd lint mock:crm
   herd lint mock:crm --variant ambiguous --format md >> "$GITHUB_STEP_SUMMARY"
   herd lint mock:crm --variant ambiguous --descriptions better.yaml
+  herd lint 'mcp+stdio:npx -y @modelcontextprotocol/server-memory'
+  herd lint tools.json --threshold 'tokens<4000'
 
-Without --variant every variant is linted (and any new variant the
-descriptions file defines). See docs/lint.md.
+Without --variant every variant of a world is linted (and any new variant
+the descriptions file defines). See docs/lint.md.
 
-Exit codes: 0 no error-level finding, 1 an error-level finding (for CI),
-2 bad usage or bad input (world file, descriptions file, flags).`,
+Exit codes: 0 no error-level finding and every --threshold kept, 1 an
+error-level finding or a broken --threshold (for CI), 2 bad usage or bad
+input (world file, tool list, descriptions file, flags, too many tools),
+3 the server could not be reached or broke.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runLint(s, opts, args[0])
+			return runLint(cmd.Context(), s, opts, args[0])
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&opts.variants, "variant", nil, "description variant(s) to lint, comma-separated (default: all)")
-	f.StringVar(&opts.descriptions, "descriptions", "", "YAML file of your own tool descriptions (tool: text, or tool: {variant: text})")
+	f.StringSliceVar(&opts.variants, "variant", nil, "description variant(s) of a world to lint, comma-separated (default: all)")
+	f.StringVar(&opts.descriptions, "descriptions", "", "YAML file of your own tool descriptions for a world (tool: text, or tool: {variant: text})")
 	f.StringVar(&opts.format, "format", "table", "output format: "+strings.Join(lintFormats, ", "))
 	f.StringVar(&opts.level, "level", lint.LevelInfo, "show findings at this level and above: error, warning, info")
+	f.StringVar(&opts.encoding, "encoding", lint.DefaultEncoding, "token encoding of the counts: "+strings.Join(lint.Encodings, ", "))
+	f.StringArrayVar(&opts.thresholds, "threshold", nil, "token budget that fails the lint when reached: tokens<N (the tool set) or TOOL:tokens<N (repeatable)")
+	opts.target.addFlags(cmd)
 	return cmd
 }
 
-// runLint lints every requested variant of one world and prints the
-// result.
-func runLint(s *streams, opts *lintOptions, ref string) error {
+// runLint lints the tools behind arg — every requested variant of a
+// world, or a server's tool list — and prints the result.
+func runLint(ctx context.Context, s *streams, opts *lintOptions, arg string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	format := opts.format
 	if format == "markdown" {
 		format = "md"
@@ -67,34 +88,42 @@ func runLint(s *streams, opts *lintOptions, ref string) error {
 	if !lint.ValidLevel(opts.level) {
 		return usageErrf("--level %q: want error, warning or info", opts.level)
 	}
-	w, err := worlds.Resolve(ref)
+	if !slices.Contains(lint.Encodings, opts.encoding) {
+		return usageErrf("--encoding %q: want one of %s", opts.encoding, strings.Join(lint.Encodings, ", "))
+	}
+	var budgets []lint.TokenThreshold
+	for _, spec := range opts.thresholds {
+		th, err := lint.ParseTokenThreshold(spec)
+		if err != nil {
+			return usageErrf("--threshold: %v", err)
+		}
+		budgets = append(budgets, th)
+	}
+	tl, err := loadToolList(ctx, arg, &opts.target)
 	if err != nil {
-		return usageErr(err)
+		return err
 	}
-	descs := map[string]map[string]string{}
-	if opts.descriptions != "" {
-		if descs, err = lint.LoadDescriptions(opts.descriptions, w); err != nil {
-			return usageErr(err)
-		}
+	tok, err := lint.NewTokenizer(opts.encoding)
+	if err != nil {
+		return fmt.Errorf("--encoding: %w", err)
 	}
-	known := lint.VariantNames(w, descs)
-	variants := known
-	if len(opts.variants) > 0 {
-		variants = nil
-		for _, v := range opts.variants {
-			v = strings.TrimSpace(v)
-			if !slices.Contains(known, v) {
-				return usageErrf("--variant %q: world %s has no such variant (it has %s)", v, w.Name, strings.Join(known, ", "))
+	var doc *lint.Document
+	if tl.World != nil {
+		doc, err = lintWorld(ctx, opts, tl.World, tok)
+	} else {
+		doc, err = lintServer(ctx, opts, tl, tok)
+	}
+	if err != nil {
+		return err
+	}
+	for _, th := range budgets {
+		for i := range doc.Reports {
+			v, err := th.Judge(&doc.Reports[i])
+			if err != nil {
+				return usageErrf("--threshold: %v", err)
 			}
-			if !slices.Contains(variants, v) {
-				variants = append(variants, v)
-			}
+			doc.Thresholds = append(doc.Thresholds, v)
 		}
-	}
-
-	doc := &lint.Document{World: w.Name, Descriptions: opts.descriptions}
-	for _, v := range variants {
-		doc.Reports = append(doc.Reports, lint.Lint(w, v, descs[v]))
 	}
 	counts := doc.Counts()
 	shown := doc.AtLeast(opts.level)
@@ -114,8 +143,147 @@ func runLint(s *streams, opts *lintOptions, ref string) error {
 	if _, err := s.out.Write(buf.Bytes()); err != nil {
 		return err
 	}
+	var failed []string
 	if counts.Errors > 0 {
-		return codeErr(exitThreshold, fmt.Errorf("lint: %s", nounCount(counts.Errors, "error-level finding", "error-level findings")))
+		failed = append(failed, nounCount(counts.Errors, "error-level finding", "error-level findings"))
+	}
+	if n := doc.Failed(); n > 0 {
+		failed = append(failed, nounCount(n, "token budget", "token budgets")+" broken")
+	}
+	if len(failed) > 0 {
+		return codeErr(exitThreshold, fmt.Errorf("lint: %s", strings.Join(failed, ", ")))
 	}
 	return nil
+}
+
+// lintWorld lints every requested variant of a world.
+func lintWorld(ctx context.Context, opts *lintOptions, w *engine.World, tok *lint.Tokenizer) (*lint.Document, error) {
+	descs := map[string]map[string]string{}
+	var err error
+	if opts.descriptions != "" {
+		if descs, err = lint.LoadDescriptions(opts.descriptions, w); err != nil {
+			return nil, usageErr(err)
+		}
+	}
+	known := lint.VariantNames(w, descs)
+	variants := known
+	if len(opts.variants) > 0 {
+		variants = nil
+		for _, v := range opts.variants {
+			v = strings.TrimSpace(v)
+			if !slices.Contains(known, v) {
+				return nil, usageErrf("--variant %q: world %s has no such variant (it has %s)", v, w.Name, strings.Join(known, ", "))
+			}
+			if !slices.Contains(variants, v) {
+				variants = append(variants, v)
+			}
+		}
+	}
+	doc := &lint.Document{World: w.Name, Descriptions: opts.descriptions, Encoding: tok.Encoding()}
+	for _, v := range variants {
+		r, err := lint.LintContext(ctx, w, v, descs[v], tok)
+		if err != nil {
+			return nil, lintInterrupted(ctx, err)
+		}
+		doc.Reports = append(doc.Reports, r)
+	}
+	return doc, nil
+}
+
+// lintServer lints a server's tool list (or a saved one): one report, of
+// the server's own texts, judged on the texts alone (a server has no goals
+// for the reader model to measure confusions on).
+func lintServer(ctx context.Context, opts *lintOptions, tl *toolList, tok *lint.Tokenizer) (*lint.Document, error) {
+	if len(opts.variants) > 0 {
+		return nil, usageErrf("--variant: %s is not a herd world: it has one wording, its own", tl.Source)
+	}
+	if opts.descriptions != "" {
+		return nil, usageErrf("--descriptions: %s is not a herd world; to try your own wording, run a world built from it (herd new --from)", tl.Source)
+	}
+	r, err := lint.LintToolsContext(ctx, lintTools(tl.Tools), lint.Options{World: tl.Server.Name, Variant: swarm.ExternalVariant, Tokenizer: tok})
+	if err != nil {
+		return nil, lintInterrupted(ctx, err)
+	}
+	r.Notes = append(r.Notes, "not a herd world: disambiguation judged from the texts alone")
+	name := tl.Server.Name
+	if tl.Server.Version != "" {
+		name += " " + tl.Server.Version
+	}
+	return &lint.Document{World: name, Target: tl.Source, Encoding: tok.Encoding(), Reports: []lint.Report{r}}, nil
+}
+
+// lintInterrupted is the error of a lint that stopped: the exit code of
+// the signal that stopped it.
+func lintInterrupted(ctx context.Context, err error) error {
+	if code, ok := interruptCode(ctx); ok {
+		return codeErr(code, fmt.Errorf("lint: %w", context.Cause(ctx)))
+	}
+	return err
+}
+
+// printLintSummary is the one line a run prints of its lint findings
+// and token counts (the results files hold them all; herd lint shows
+// them).
+func printLintSummary(w io.Writer, res *report.Results) {
+	if len(res.Lint) == 0 && len(res.LintTokens) == 0 {
+		return
+	}
+	var c lint.Counts
+	tools := map[string]bool{}
+	for _, f := range res.Lint {
+		tools[f.Tool] = true
+		switch f.Level {
+		case lint.LevelError:
+			c.Errors++
+		case lint.LevelWarning:
+			c.Warnings++
+		default:
+			c.Infos++
+		}
+	}
+	line := fmt.Sprintf("Description lint: %s on %s", c, nounCount(len(tools), "tool", "tools"))
+	if len(res.LintTokens) > 0 {
+		var parts []string
+		for _, lt := range res.LintTokens {
+			p := report.Thousands(lt.Total)
+			if len(res.LintTokens) > 1 {
+				p = lt.Variant + " " + p
+			}
+			parts = append(parts, p)
+		}
+		line += fmt.Sprintf("; tool definitions %s tokens (%s)", strings.Join(parts, ", "), res.LintTokens[0].Encoding)
+	}
+	fmt.Fprintf(w, "\n%s (herd lint lists them; the results files hold them)\n", line)
+}
+
+// worldLintTokens counts, per variant of a run, what the world's tool
+// definitions cost a model, for the results document's lint_tokens.
+func worldLintTokens(cfg swarm.Config) []report.LintTokens {
+	tok, err := lint.NewTokenizer(lint.DefaultEncoding)
+	if err != nil {
+		return nil // the vocabularies are embedded: this does not happen
+	}
+	var out []report.LintTokens
+	for _, v := range cfg.Variants {
+		out = append(out, resultsTokens(v, tok.Cost(lint.FromWorld(cfg.World, v, cfg.Descriptions[v]))))
+	}
+	return out
+}
+
+// serverLintTokens is what an external server's tool definitions cost.
+func serverLintTokens(tools []*mcp.Tool) []report.LintTokens {
+	tok, err := lint.NewTokenizer(lint.DefaultEncoding)
+	if err != nil {
+		return nil
+	}
+	return []report.LintTokens{resultsTokens(swarm.ExternalVariant, tok.Cost(lintTools(tools)))}
+}
+
+// resultsTokens is a token cost as the results document holds it.
+func resultsTokens(variant string, c *lint.TokenCost) report.LintTokens {
+	lt := report.LintTokens{Variant: variant, Encoding: c.Encoding, Total: int64(c.Total)}
+	for _, t := range c.Tools {
+		lt.Tools = append(lt.Tools, report.LintToolTokens{Tool: t.Tool, Tokens: int64(t.Tokens)})
+	}
+	return lt
 }

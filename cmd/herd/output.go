@@ -7,6 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/herd-sh/herd/report"
 )
@@ -19,6 +22,51 @@ type outputs struct {
 	// quiet leaves out the terminal summary (and, where the command
 	// reads it, the progress and the run's other lines on stderr).
 	quiet bool
+	// full prints every table instead of the one-screen summary; zeros
+	// keeps the outcome rows no episode ended in.
+	full, zeros bool
+	// htmlURL is where the Markdown's first line links to the HTML report
+	// (a CI artifact's URL); without it there is no link line.
+	htmlURL string
+}
+
+// addTerminalFlags registers --full and --zeros, which say how the terminal
+// report is drawn, and --html-url, where the Markdown links.
+func (o *outputs) addTerminalFlags(f *pflag.FlagSet) {
+	f.BoolVar(&o.full, "full", false, "print every table of the report (misuse map, invariants, personas, comparison, faults, confusions, latency, traces) instead of the one-screen summary")
+	f.BoolVar(&o.zeros, "zeros", false, "with --full, keep the outcome rows no episode ended in (hidden by default)")
+	f.StringVar(&o.htmlURL, "html-url", "", "link the Markdown report's first line to the HTML report at this URL (the uploaded artifact's)")
+}
+
+// markdownOptions link the Markdown to the HTML report at --html-url.
+// The --html file is not linked by itself: a PR comment or a step summary
+// (where the Markdown is read) cannot reach a path on the runner; the URL
+// of the uploaded artifact can.
+func (o outputs) markdownOptions() report.MarkdownOptions {
+	return report.MarkdownOptions{HTMLLink: o.htmlURL}
+}
+
+// summaryFooter is where the summary says the rest of the report is: the
+// files just written, and how to see every table.
+func (o outputs) summaryFooter() []string {
+	if o.full {
+		return nil
+	}
+	names := map[string]string{"json": "results", "html": "full report", "md": "Markdown", "junit": "JUnit", "badge": "badge"}
+	var written []string
+	for _, f := range o.files() {
+		if f.path != stdoutPath {
+			written = append(written, names[f.flag]+" "+f.path)
+		}
+	}
+	lines := []string{"every table: add --full; the full report: --html report.html"}
+	if o.html != "" && o.html != stdoutPath {
+		lines = []string{"every table: add --full"}
+	}
+	if len(written) > 0 {
+		lines = append([]string{"written: " + strings.Join(written, " · ")}, lines...)
+	}
+	return lines
 }
 
 // stdoutPath is the path that names standard output.
@@ -97,23 +145,36 @@ func finishRun(s *streams, res *report.Results, out outputs, thresholds []string
 			toStdout, summary = &f, false
 			continue
 		}
-		render, _ := reportRenderer(f.flag)
+		render := out.renderer(f.flag)
 		if err := writeFileAtomic(f.path, func(w io.Writer) error { return render(w, res, true) }); err != nil {
 			return exitUsage, usageErrf("--%s: %w", f.flag, err)
 		}
 	}
 	if toStdout != nil {
-		render, _ := reportRenderer(toStdout.flag)
+		render := out.renderer(toStdout.flag)
 		if err := writeOutput(s, "", func(w io.Writer) error { return render(w, res, true) }); err != nil {
 			return exitUsage, fmt.Errorf("--%s -: standard output: %w", toStdout.flag, err)
 		}
 	}
 	if summary {
-		if err := report.Terminal(s.out, res, report.TerminalOptions{Plain: !isTerminal(s.out)}); err != nil {
+		if err := report.Terminal(s.out, res, report.TerminalOptions{
+			Plain: !isTerminal(s.out), Full: out.full, Zeros: out.zeros, Footer: out.summaryFooter(),
+		}); err != nil {
 			return exitUsage, err
 		}
+		printLintSummary(s.out, res)
 	}
 	return report.ExitCode(res.Thresholds, strict), nil
+}
+
+// renderer is the renderer of a file flag, the Markdown linked to the HTML.
+func (o outputs) renderer(flag string) func(io.Writer, *report.Results, bool) error {
+	if flag == "md" {
+		opts := o.markdownOptions()
+		return func(w io.Writer, r *report.Results, _ bool) error { return report.MarkdownWith(w, r, opts) }
+	}
+	render, _ := reportRenderer(flag)
+	return render
 }
 
 // exitFor is the error that makes herd exit with code (nil for exitOK),

@@ -17,6 +17,9 @@ type reportOptions struct {
 	thresholds []string
 	strict     bool
 	output     string
+	full       bool
+	zeros      bool
+	htmlURL    string
 }
 
 var reportFormats = []string{"terminal", "json", "md", "html", "junit", "badge"}
@@ -47,12 +50,28 @@ INCONCLUSIVE with --strict), 2 bad usage or an unreadable results file.`,
 	f.StringArrayVar(&opts.thresholds, "threshold", nil, "readiness threshold, e.g. 'harmful<5%', 'destroyed_data<1%@clear', 'p99<300ms' (repeatable)")
 	f.BoolVar(&opts.strict, "strict", false, "treat INCONCLUSIVE verdicts as failures (exit 1)")
 	f.StringVarP(&opts.output, "output", "o", "", "write the report to FILE instead of standard output")
+	f.BoolVar(&opts.full, "full", false, "terminal format: print every table instead of the one-screen summary")
+	f.BoolVar(&opts.zeros, "zeros", false, "terminal format with --full: keep the outcome rows no episode ended in")
+	f.StringVar(&opts.htmlURL, "html-url", "", "md format: link to the HTML report at this URL (a CI artifact) on the first line")
 	return cmd
 }
 
 // runReport reads, judges and renders one results document.
 func runReport(s *streams, opts *reportOptions, path string) error {
 	render, ok := reportRenderer(opts.format)
+	if opts.format == "terminal" || opts.format == "text" {
+		render = func(w io.Writer, r *report.Results, plain bool) error {
+			to := report.TerminalOptions{Plain: plain, Full: opts.full, Zeros: opts.zeros}
+			if !opts.full {
+				to.Footer = []string{"every table: add --full; the full report: --format html -o report.html"}
+			}
+			return report.Terminal(w, r, to)
+		}
+	}
+	if opts.format == "md" || opts.format == "markdown" {
+		mo := report.MarkdownOptions{HTMLLink: opts.htmlURL}
+		render = func(w io.Writer, r *report.Results, _ bool) error { return report.MarkdownWith(w, r, mo) }
+	}
 	if !ok {
 		return usageErrf("--format %q: want one of %s", opts.format, strings.Join(reportFormats, ", "))
 	}

@@ -47,8 +47,12 @@ func TestReportFormats(t *testing.T) {
 		}
 	}
 	// Not a terminal: plain ASCII borders.
-	if _, out, _ := herdInProcess(t, "", "report", run); strings.Contains(out, "┌") || !strings.Contains(out, "+---") {
+	if _, out, _ := herdInProcess(t, "", "report", run, "--full"); strings.Contains(out, "┌") || !strings.Contains(out, "+---") {
 		t.Error("terminal report to a buffer is not drawn in plain ASCII")
+	}
+	// By default, the one-screen summary: no tables, and the way to them.
+	if _, out, _ := herdInProcess(t, "", "report", run); strings.Contains(out, "+---") || !strings.Contains(out, "every table: add --full") {
+		t.Errorf("the default terminal report is not the summary:\n%s", out)
 	}
 	// -o writes the file and nothing to standard output; "-" reads stdin.
 	html := filepath.Join(dir, "report.html")

@@ -81,6 +81,7 @@ var commands = []func(*streams) *cobra.Command{
 	newVersionCmd,
 	newWorldsCmd,
 	newNewCmd,
+	newDescriptionsCmd,
 	newSwarmCmd,
 	newReplayCmd,
 	newReportCmd,
@@ -91,6 +92,7 @@ var commands = []func(*streams) *cobra.Command{
 	newValidateCmd,
 	newInspectCmd,
 	newExplainCmd,
+	newCalibrateCmd,
 }
 
 // run executes herd with args and returns the process exit code.

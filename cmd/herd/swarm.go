@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/herd-sh/herd/calibrate"
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/lint"
 	"github.com/herd-sh/herd/personas"
@@ -254,10 +255,21 @@ const maxMixWeight = 1e9
 func parseMix(s string, pack *personas.Pack) ([]swarm.MixEntry, error) {
 	if strings.TrimSpace(s) == "" {
 		var mix []swarm.MixEntry
+		// The pack's own weights when it gives them (a fitted pack does),
+		// else every persona alike.
+		weighted := false
 		for _, p := range pack.Personas {
-			mix = append(mix, swarm.MixEntry{Persona: p, Weight: 1})
+			weighted = weighted || p.Weight > 0
+		}
+		for _, p := range pack.Personas {
+			w := 1.0
+			if weighted {
+				w = p.Weight
+			}
+			mix = append(mix, swarm.MixEntry{Persona: p, Weight: w})
 		}
 		return mix, nil
+
 	}
 	var mix []swarm.MixEntry
 	seen := map[string]bool{}
@@ -330,11 +342,15 @@ type swarmCmdOptions struct {
 	swarmOptions
 	targetArg  string // TARGET as given
 	transport  transportOptions
+	external   externalOptions
 	out        outputs
 	thresholds []string
 	strict     bool
 	progress   string
 	otlp       string
+	brain      brainOptions
+	episodes   string
+	maxTools   int // a world or server with more tools is refused
 }
 
 func newSwarmCmd(s *streams) *cobra.Command {
@@ -365,11 +381,14 @@ hosts are contacted unless --allow-host names another.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.targetArg = args[0]
 			o.set = recordGiven(cmd.Flags())
+			o.brain.readGiven(cmd.Flags())
 			return runSwarm(cmd.Context(), s, o)
 		},
 	}
 	o.addFlags(cmd)
 	o.transport.addFlags(cmd)
+	o.brain.addFlags(cmd)
+	o.external.addFlags(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.out.json, "json", "", "write the results document (JSON) to this file")
 	f.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
@@ -378,8 +397,11 @@ hosts are contacted unless --allow-host names another.`,
 	f.StringVar(&o.out.badge, "badge", "", "write a shields.io endpoint badge JSON to this file")
 	f.StringArrayVar(&o.thresholds, "threshold", nil, "readiness threshold, e.g. 'harmful<5%' or 'hide_contact:destroyed_data<1%' (repeatable)")
 	f.BoolVar(&o.strict, "strict", false, "an INCONCLUSIVE threshold fails the run too")
+	f.IntVar(&o.maxTools, "max-tools", defaultMaxTools, "refuse a world or server with more tools than this")
 	f.BoolVarP(&o.out.quiet, "quiet", "q", false, "print no summary, progress or run lines, only warnings and errors (the files and the exit code are the result)")
+	o.out.addTerminalFlags(f)
 	f.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, a line a second otherwise), always (a line a second), never")
+	f.StringVar(&o.episodes, "episodes", "", "write every finished episode (agent, goal, variant, outcome, first tool) to this file, one JSON line each, for herd calibrate")
 	f.StringVar(&o.otlp, "otlp", "", "export a span per episode and per tool call to this OTLP HTTP collector, e.g. http://127.0.0.1:4318 (tracing slows the run)")
 	return cmd
 }
@@ -414,8 +436,14 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if err := o.checkWorldFree(); err != nil {
 		return err
 	}
+	if err := o.brain.check(spec, o.set, o.transport.allowHosts); err != nil {
+		return err
+	}
 	if (spec.Kind == target.KindInProcess || spec.Kind == target.KindServe) && o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
+	}
+	if err := o.external.refuse(o.targetArg, spec.Kind == target.KindInProcess || spec.Kind == target.KindServe); err != nil {
+		return err
 	}
 	reached, err := swarm.Reach(ctx, spec, o.targetOptions(), serve.StartLocalWorld)
 	if err != nil {
@@ -430,6 +458,9 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if o.set.allowWrites {
 		return allowWritesErr(o.targetArg)
 	}
+	if err := o.external.refuse(o.targetArg, true); err != nil {
+		return err
+	}
 	if reached != nil && reached.Info != nil {
 		// A running herd world: run the world it serves, with its faults
 		// and variant unless the flags say otherwise.
@@ -440,8 +471,17 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkToolCount("world "+cfg.World.Name, len(cfg.World.Tools), o.maxTools); err != nil {
+		return err
+	}
 	cfg.Load = load
 	cfg.Command = commandLine(o, rs, cfg.Seed)
+	var model *brainRun
+	if o.brain.on() {
+		if model, err = o.brain.start(o, &cfg); err != nil {
+			return err
+		}
+	}
 	if o.otlp != "" {
 		exp, err := otlp.New(ctx, o.otlp, otlpRun(cfg))
 		if err != nil {
@@ -449,6 +489,15 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		}
 		cfg.Observer = exp
 		defer flushOTLP(s, exp)
+	}
+	var episodes *calibrate.Log
+	if o.episodes != "" {
+		episodes = episodesLog(cfg, o.descriptions, playerName(&o.brain))
+		if cfg.Observer != nil {
+			cfg.Observer = observers{cfg.Observer, episodes}
+		} else {
+			cfg.Observer = episodes
+		}
 	}
 	plan, err := swarm.NewPlan(cfg)
 	if err != nil {
@@ -488,6 +537,19 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		return codeErr(exitUnreachable, runErr)
 	}
 	res.Lint = lintFindings(cfg)
+	if model != nil {
+		if err := model.finish(res, o.chatter(s)); err != nil {
+			return err
+		}
+	}
+	if episodes != nil {
+		// Written whatever happened: what finished is kept.
+		if err := writeFileAtomic(o.episodes, func(w io.Writer) error { _, err := episodes.WriteTo(w); return err }); err != nil {
+			return usageErr(err)
+		}
+	}
+
+	res.LintTokens = worldLintTokens(cfg)
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
 		printStats(o.chatter(s), plan.LoadStats(), res, cfg.Load.Pacer != nil)
@@ -580,6 +642,9 @@ func commandLine(o *swarmCmdOptions, rs runSettings, seed uint64) string {
 		commonFlags(rs.agents, seed, o.goals, o.mix, o.personas, cmp.Or(rs.Faults, engine.NoFaults), o.descriptions)...)
 	if len(rs.Variants) > 0 {
 		parts = append(parts, "--variant", strings.Join(rs.Variants, ","))
+	}
+	if o.maxTools > 0 && o.maxTools != defaultMaxTools { // 0: the default, as checkToolCount reads it
+		parts = append(parts, "--max-tools", strconv.Itoa(o.maxTools))
 	}
 	t := &o.transport
 	if t.worldFile != "" {

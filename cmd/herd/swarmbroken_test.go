@@ -138,7 +138,7 @@ func checkBrokenRun(t *testing.T, r brokenRun) {
 	if all := res.Timing.Latency[0]; all.Tool != report.AllTools || all.Calls() != classified || byClass["ok"] == 0 {
 		t.Errorf("calls by class %v (%d calls), latency of %s holds %d", byClass, classified, all.Tool, all.Calls())
 	}
-	if !strings.Contains(md, "### Calls by class") || !strings.Contains(md, "| all | ") {
+	if !strings.Contains(md, "<b>Calls by class</b>") || !strings.Contains(md, "| all | ") {
 		t.Errorf("the Markdown report does not show the calls by class:\n%s", md)
 	}
 }

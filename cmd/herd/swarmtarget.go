@@ -66,7 +66,8 @@ func (o *swarmCmdOptions) transportLoad(spec target.Spec, rs *runSettings) (*swa
 		name string
 		set  bool
 	}{{"rate", set.rate}, {"duration", set.duration}, {"arrival", set.arrival}, {"max-in-flight", set.maxInFlight},
-		{"call-timeout", set.callTimeout}, {"allow-host", set.allowHost}, {"token", set.token}, {"max-response-bytes", set.maxResponse}} {
+		{"call-timeout", set.callTimeout}, {"allow-host", set.allowHost && !o.brain.on()}, {"token", set.token}, {"max-response-bytes", set.maxResponse}} {
+		// (--allow-host also lets a model endpoint, --brain-url, be elsewhere.)
 		if f.set {
 			return nil, usageErrf("--%s: flags for a target over MCP need a real transport, and %s runs in-process, on virtual time (try serve:%s)", f.name, spec.Raw, spec.Raw)
 		}

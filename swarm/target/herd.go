@@ -60,7 +60,7 @@ func HerdHTTP(u *url.URL, w *engine.World, profile string, hc *http.Client, opts
 			_ = cs.Close()
 			return nil, fmt.Errorf("%s: the server gave no Mcp-Session-Id, so its control plane cannot name the session", endpoint)
 		}
-		return &conn{cs: cs, id: cs.ID(), ctl: ctl, close: cs.Close}, nil
+		return &conn{cs: cs, http: newHTTPCalls(hc, endpoint, cs), id: cs.ID(), ctl: ctl, close: cs.Close}, nil
 	}
 	return newServed(endpoint, w, profile, dial, opts.CallTimeout)
 }

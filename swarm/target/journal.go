@@ -34,7 +34,9 @@ type servedError struct {
 func parseNDJSON(journal []byte) ([]servedCall, error) {
 	var calls []servedCall
 	sc := bufio.NewScanner(bytes.NewReader(journal))
-	sc.Buffer(make([]byte, 0, 64<<10), control.MaxAnswer)
+	// A line is a call (its result included): start small, as a journal
+	// read per episode would otherwise allocate 64 KB for a few lines.
+	sc.Buffer(make([]byte, 0, 4<<10), control.MaxAnswer)
 	for sc.Scan() {
 		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 {
 			var c servedCall

@@ -39,12 +39,23 @@ func resultText(r *mcp.CallToolResult) ([]byte, error) {
 // should that fail — an integer past 2^53, which the SDK decoded as a float
 // — it parses the text, keeping numbers exact.
 func toResult(w *engine.World, t *engine.Tool, r *mcp.CallToolResult) (engine.Result, error) {
-	if sc, ok := r.StructuredContent.(map[string]any); ok {
-		if res, err := resultFromJSON(w, t, r.IsError, sc); err == nil {
+	return decodeResult(w, t, r.IsError, r.StructuredContent, func() ([]byte, error) { return resultText(r) })
+}
+
+// answerResult is toResult on an answer read by httpCalls.
+func answerResult(w *engine.World, t *engine.Tool, a *toolAnswer) (engine.Result, error) {
+	return decodeResult(w, t, a.IsError, a.Structured, a.text)
+}
+
+// decodeResult is toResult on a result's parts: isError, its structured
+// content as decoded, and its text, read only if that content does not do.
+func decodeResult(w *engine.World, t *engine.Tool, isError bool, structured any, resultText func() ([]byte, error)) (engine.Result, error) {
+	if sc, ok := structured.(map[string]any); ok {
+		if res, err := resultFromJSON(w, t, isError, sc); err == nil {
 			return res, nil
 		}
 	}
-	text, err := resultText(r)
+	text, err := resultText()
 	if err != nil {
 		return engine.Result{Tool: t.Name}, err
 	}
@@ -54,7 +65,7 @@ func toResult(w *engine.World, t *engine.Tool, r *mcp.CallToolResult) (engine.Re
 	if err := dec.Decode(&v); err != nil {
 		return engine.Result{Tool: t.Name}, fmt.Errorf("result is not a JSON object: %s", clip(text))
 	}
-	res, err := resultFromJSON(w, t, r.IsError, v)
+	res, err := resultFromJSON(w, t, isError, v)
 	if err != nil {
 		return res, fmt.Errorf("%w: %s", err, clip(text))
 	}

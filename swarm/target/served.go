@@ -20,7 +20,10 @@ const DefaultCallTimeout = 30 * time.Second
 // conn is one MCP session to a herd world, with the control plane that
 // reads it, kept for episode after episode.
 type conn struct {
-	cs    *mcp.ClientSession
+	cs *mcp.ClientSession
+	// http, over Streamable HTTP, makes the session's tool calls without
+	// the SDK's client (see httpCalls); nil over stdio.
+	http  *httpCalls
 	id    string // the session's id on the control plane
 	ctl   *control.Client
 	close func() error // ends the session (and its process, over stdio)
@@ -142,13 +145,25 @@ func (s *Served) open(ctx context.Context, ep personas.Episode, attempt *engine.
 func (s *Served) call(ctx context.Context, c *conn, m Meter, t *engine.Tool, args map[string]any, meta mcp.Meta) (engine.Result, mcp.Meta, Class, error) {
 	m.Started()
 	start := time.Now()
-	r, class, err := callTool(ctx, c.cs, s.callTimeout, t.Name, args, meta)
 	var res engine.Result
 	var rmeta mcp.Meta
-	if err == nil {
-		rmeta = r.Meta
-		if res, err = toResult(s.world, t, r); err != nil {
-			class = ClassProtocol
+	var class Class
+	var err error
+	if c.http != nil {
+		var a *toolAnswer
+		if a, class, err = c.http.call(ctx, s.callTimeout, t.Name, args, meta); err == nil {
+			rmeta = a.Meta
+			if res, err = answerResult(s.world, t, a); err != nil {
+				class = ClassProtocol
+			}
+		}
+	} else {
+		var r *mcp.CallToolResult
+		if r, class, err = callTool(ctx, c.cs, s.callTimeout, t.Name, args, meta); err == nil {
+			rmeta = r.Meta
+			if res, err = toResult(s.world, t, r); err != nil {
+				class = ClassProtocol
+			}
 		}
 	}
 	code := ""

@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,33 +34,122 @@ type process struct {
 	cs     *mcp.ClientSession
 	stderr *stderrWatch
 	cmd    *exec.Cmd
+	// exited is closed once the process has exited (waitErr then says
+	// how): a run tells a process that died from one that is slow.
+	exited  chan struct{}
+	waitErr error
 }
 
+// terminateWait is how long a closing process gets to exit by itself
+// (stdin closed), and then after SIGTERM, before it is killed.
+const terminateWait = 2 * time.Second
+
 // startProcess starts command as an MCP server over stdio and initializes
-// a session with it.
-func startProcess(ctx context.Context, command []string) (*process, error) {
+// a session with it. Its stdout lines that are not JSON objects are
+// skipped and counted in skipped.
+func startProcess(ctx context.Context, command []string, skipped *SkippedLines) (*process, error) {
 	cmd := exec.Command(command[0], command[1:]...)
 	w := newStderrWatch()
 	cmd.Stderr = w
+	p := &process{stderr: w, cmd: cmd, exited: make(chan struct{})}
+	tr, err := p.start(skipped)
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", strings.Join(command, " "), err)
+	}
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	cs, err := newClient().Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second},
-		&mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	cs, err := newClient().Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
 	if err != nil {
-		if cmd.Process != nil {
-			_ = cmd.Process.Kill()
-		}
+		_ = cmd.Process.Kill()
+		<-p.exited
 		return nil, fmt.Errorf("starting %s: %w%s", strings.Join(command, " "), err, w.tailNote())
 	}
-	return &process{cs: cs, stderr: w, cmd: cmd}, nil
+	p.cs = cs
+	return p, nil
+}
+
+// start starts the process on pipes of its own (so that waiting for it
+// never races a read of its stdout) and returns the transport over them:
+// its stdout through the JSON line filter, its stdin closed the way the
+// MCP spec says a client ends a stdio session.
+func (p *process) start(skipped *SkippedLines) (mcp.Transport, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	p.cmd.Stdin, p.cmd.Stdout = inR, outW
+	err = p.cmd.Start()
+	inR.Close() // the child's ends: the child has its own copies
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, err
+	}
+	go func() {
+		p.waitErr = p.cmd.Wait()
+		close(p.exited)
+	}()
+	return &mcp.IOTransport{
+		Reader:        readCloser{newJSONLines(outR, skipped, maxStdoutLine), outR},
+		Writer:        &stdinCloser{File: inW, p: p},
+		MaxLineLength: maxStdoutLine,
+	}, nil
+}
+
+// readCloser reads through a filter and closes the file beneath it.
+type readCloser struct {
+	io.Reader
+	f *os.File
+}
+
+func (r readCloser) Close() error { return r.f.Close() }
+
+// stdinCloser is the process's stdin; closing it ends the process: stdin
+// is closed, the process gets terminateWait to exit, then SIGTERM, then
+// SIGKILL.
+type stdinCloser struct {
+	*os.File
+	p *process
+}
+
+func (s *stdinCloser) Close() error {
+	err := s.File.Close()
+	p := s.p
+	for _, sig := range []os.Signal{nil, syscall.SIGTERM, os.Kill} {
+		if sig != nil {
+			_ = p.cmd.Process.Signal(sig)
+		}
+		select {
+		case <-p.exited:
+			return err
+		case <-time.After(terminateWait):
+		}
+	}
+	return fmt.Errorf("process %d did not exit after SIGKILL", p.cmd.Process.Pid)
+}
+
+// dead reports whether the process has exited.
+func (p *process) dead() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
 }
 
 // close ends the session: stdin is closed, the process gets two seconds to
 // exit, then SIGTERM, then SIGKILL.
 func (p *process) close() error {
 	err := p.cs.Close()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
+	if p.dead() {
 		return nil // it exited; how is no concern of a closing client
 	}
 	return err
@@ -162,6 +254,9 @@ type Stdio struct {
 	command []string
 	first   *process
 	control *control.Client // nil: not a herd world, or no control plane
+	// skipped counts the stdout lines of every process of this command
+	// that were not JSON.
+	skipped *SkippedLines
 	hc      *http.Client
 	opts    Options
 }
@@ -170,11 +265,12 @@ type Stdio struct {
 // server is recognised by its name; its control plane by the line herd
 // serve logs when started with --control ADDR.
 func StartStdio(ctx context.Context, command []string, hc *http.Client, opts Options) (*Stdio, error) {
-	p, err := startProcess(ctx, command)
+	skipped := &SkippedLines{}
+	p, err := startProcess(ctx, command, skipped)
 	if err != nil {
 		return nil, err
 	}
-	s := &Stdio{command: command, first: p, hc: hc, opts: opts}
+	s := &Stdio{command: command, first: p, hc: hc, opts: opts, skipped: skipped}
 	if p.isHerd() {
 		if s.control, err = p.control(hc, opts.AllowHosts); err != nil {
 			_ = p.close()
@@ -238,9 +334,9 @@ func (s *Stdio) Served(name string, w *engine.World, profile string) (*Served, e
 	}
 	first := &conn{cs: s.first.cs, id: "stdio", ctl: s.control, close: s.first.close}
 	s.first = nil
-	hc, command, allow := s.hc, s.command, s.opts.AllowHosts
+	hc, command, allow, skipped := s.hc, s.command, s.opts.AllowHosts, s.skipped
 	dial := func(ctx context.Context) (*conn, error) {
-		p, err := startProcess(ctx, command)
+		p, err := startProcess(ctx, command, skipped)
 		if err != nil {
 			return nil, err
 		}

@@ -4,8 +4,13 @@
 //	healthy    answers properly (one sloppy tool accepts garbage, one
 //	           "read-only" tool changes its answer on every call)
 //	crash      exits after -after tool calls, mid-run
-//	hang       stops answering get_weather after -after tool calls
+//	hang       stops answering every call after -after tool calls
+//	slow       never answers get_weather after -after tool calls (the
+//	           other tools answer as usual)
 //	malformed  answers every call with a result that has no content
+//	noisy      healthy, but writes log lines to stdout (which a stdio
+//	           server must not): one before it serves, one after every
+//	           third answer
 //
 // It serves stdio by default, or Streamable HTTP on -http ADDR (loopback),
 // printing the MCP URL on stdout.
@@ -16,17 +21,19 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func main() {
-	mode := flag.String("mode", "healthy", "healthy, crash, hang or malformed")
+	mode := flag.String("mode", "healthy", "healthy, crash, hang, slow, malformed or noisy")
 	after := flag.Int("after", 10, "crash and hang: how many calls go well first")
 	addr := flag.String("http", "", "serve Streamable HTTP on this loopback address instead of stdio")
 	flag.Parse()
@@ -38,7 +45,13 @@ func main() {
 	s.addTools()
 
 	if *addr == "" {
-		if err := s.mcp.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		// One writer for messages and log lines, so that a log line never
+		// lands inside a message.
+		s.stdout = &lockedWriter{w: os.Stdout}
+		if s.mode == "noisy" {
+			s.log("MCP test server running on stdio")
+		}
+		if err := s.mcp.Run(context.Background(), &mcp.IOTransport{Reader: os.Stdin, Writer: s.stdout}); err != nil {
 			log.Print(err)
 		}
 		return
@@ -54,11 +67,33 @@ func main() {
 
 // server is the MCP server and the state its modes need.
 type server struct {
-	mcp   *mcp.Server
-	mode  string
-	after int64
-	calls atomic.Int64 // tool calls so far, every tool
-	peeks atomic.Int64 // peek_counter's calls
+	mcp    *mcp.Server
+	mode   string
+	after  int64
+	calls  atomic.Int64 // tool calls so far, every tool
+	peeks  atomic.Int64 // peek_counter's calls
+	stdout *lockedWriter
+}
+
+// lockedWriter is stdout shared by the transport and the log lines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.WriteCloser
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) Close() error { return l.w.Close() }
+
+// log writes a line to stdout, between messages.
+func (s *server) log(line string) {
+	if s.stdout != nil {
+		_, _ = s.stdout.Write([]byte(line + "\n"))
+	}
 }
 
 // add registers a tool. Every call is counted first and broken the way
@@ -72,9 +107,15 @@ func (s *server) add(t *mcp.Tool, answer mcp.ToolHandler) {
 			os.Exit(3)
 		case s.mode == "malformed":
 			return &mcp.CallToolResult{}, nil
-		case s.mode == "hang" && t.Name == "get_weather" && n > s.after:
+		case s.mode == "hang" && n > s.after,
+			s.mode == "slow" && t.Name == "get_weather" && n > s.after:
 			<-ctx.Done() // never answers
 			return nil, ctx.Err()
+		}
+		if s.mode == "noisy" && n%3 == 0 {
+			// The answer to this call is written after the line, so the
+			// line comes between two answers.
+			s.log(fmt.Sprintf("[info] handled %d calls", n))
 		}
 		return answer(ctx, req)
 	})
