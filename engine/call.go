@@ -53,6 +53,13 @@ type Result struct {
 	Record    *Record   // get, create, update, custom: the record the call produced or touched
 	Records   []*Record // list
 	Deleted   string    // delete: the id removed
+
+	// drifted is the schema_drift the result shows (nil: none); the
+	// records it really carries are kept beside what the caller sees.
+	drifted     *FaultError
+	origRecord  *Record
+	origRecords []*Record
+	refusal     bool // the call matches a refusal pattern of the goal
 }
 
 // OK reports whether the call succeeded.
@@ -64,12 +71,19 @@ func (r *Result) Value() any {
 	case r.Records != nil:
 		items := make([]any, len(r.Records))
 		for i, rec := range r.Records {
+			if r.drifted != nil {
+				items[i] = r.driftedMap(r.origRecords[i])
+				continue
+			}
 			items[i] = rec.Map()
 		}
 		return map[string]any{"items": items, "count": len(items)}
 	case r.Deleted != "":
 		return map[string]any{"deleted": r.Deleted}
 	case r.Record != nil:
+		if r.drifted != nil {
+			return r.driftedMap(r.origRecord)
+		}
 		return r.Record.Map()
 	}
 	return map[string]any{"ok": true}
@@ -90,6 +104,12 @@ func (s *Session) Call(tool string, args map[string]any) Result {
 		return res
 	}
 	res := s.call(t, idx, args)
+	if res.refusal && res.Err == nil {
+		s.refusals++
+		if res.Committed {
+			s.refusalCommits++
+		}
+	}
 	s.elapsed += res.Latency
 	if s.watched != nil && !s.watchedRead && res.Err == nil {
 		s.watchedRead = res.returns(s.watched)
@@ -116,6 +136,9 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 	}
 
 	av, terr := t.validate(args)
+	if len(s.patterns) > 0 {
+		res.refusal = s.matchPatterns(t, av)
+	}
 	if terr != nil {
 		res.Err = terr
 		return res
@@ -124,9 +147,11 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 	idemKey, keyed := t.idempotencyKey(av)
 	if keyed {
 		if prev, ok := s.idem[idemKey]; ok {
+			// The stored answer again, committing nothing: a success, or
+			// the error of a write that failed part-way (as a server that
+			// saves a key's first result, errors included, answers).
 			prev.Latency = res.Latency
 			prev.Replayed = true
-			prev.Err = nil
 			prev.Fault = ""
 			prev.Committed = false
 			return prev
@@ -143,8 +168,11 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 		case CodeTimeout:
 			res.timedOut(faults)
 			return res
-		case FaultTimeoutAfterCommit:
-			// Fall through to execute and commit; the caller sees a timeout.
+		case FaultTimeoutAfterCommit, FaultSilentNoop, FaultPartialWrite, FaultSchemaDrift:
+			// Executed below: the call runs, and the fault decides what of
+			// it lands and what the caller sees.
+		case FaultStaleRead:
+			return s.staleRead(t, av, fault, res)
 		case CodeRateLimited:
 			ra := fault.RetryAfter
 			s.own(sharedRetry)
@@ -174,21 +202,73 @@ func (s *Session) call(t *Tool, idx uint64, args map[string]any) Result {
 		}
 		return res
 	}
+	if fault != nil {
+		switch fault.Kind {
+		case FaultSilentNoop:
+			// The answer a real write would give; nothing is kept, not
+			// even the idempotency key (the whole request was dropped).
+			res.Record, res.Records, res.Deleted = out.record, out.records, out.deleted
+			return res
+		case FaultPartialWrite:
+			// The first record written lands; the rest never does.
+			if tx.n > 1 {
+				tx.n = 1
+				tx.commit()
+				res.Committed = true
+			}
+			msg := fault.Message
+			if msg == "" {
+				msg = "internal error, please try again"
+			}
+			res.Err = &ToolError{Code: CodeInternal, Message: msg}
+			if keyed && res.Committed {
+				s.rememberKey(idemKey, res)
+			}
+			return res
+		}
+	}
 	tx.commit()
 	res.Record, res.Records, res.Deleted = out.record, out.records, out.deleted
 	res.Committed = t.Writes()
 	if keyed {
-		s.own(sharedIdem)
-		if s.idem == nil {
-			s.idem = map[string]Result{}
-		}
-		s.idem[idemKey] = res
+		s.rememberKey(idemKey, res)
 	}
 	if fault != nil && fault.Kind == FaultTimeoutAfterCommit {
 		res.timedOut(faults)
 		res.Record, res.Records, res.Deleted = nil, nil, ""
 	}
+	if !t.Writes() {
+		s.noteReads(&res, false)
+	}
+	if fault != nil && fault.Kind == FaultSchemaDrift {
+		res.drift(fault)
+	}
 	return res
+}
+
+// staleRead answers a get or list from the session as it was the fault's
+// lag ago. Nothing written since is visible: a record created since is not
+// found, a record changed since shows its older state.
+func (s *Session) staleRead(t *Tool, av *argValues, fault *FaultError, res Result) Result {
+	v := s.staleView(fault.Lag)
+	tx := txn{s: v}
+	out, terr := v.execute(t, av, &tx)
+	if terr != nil {
+		res.Err = terr
+		return res
+	}
+	res.Record, res.Records = out.record, out.records
+	s.noteReads(&res, true)
+	return res
+}
+
+// rememberKey keeps a keyed call's answer for its retries.
+func (s *Session) rememberKey(key string, res Result) {
+	s.own(sharedIdem)
+	if s.idem == nil {
+		s.idem = map[string]Result{}
+	}
+	s.idem[key] = res
 }
 
 // returns reports whether the result shows rec to its caller: as the
@@ -622,8 +702,10 @@ func (s *Session) record(idx uint64, start time.Duration, args map[string]any, r
 		}
 		s.errCounts[res.Err.Code]++
 	}
-	if w := &s.watch; w.rec != nil && res.Record != nil && res.Record.typ == w.rec.typ && res.Record.id == w.rec.id {
-		w.last = res.Record
+	if rec := res.trueRecord(); res.showsState() && rec != nil {
+		if w := &s.watch; w.rec != nil && rec.typ == w.rec.typ && rec.id == w.rec.id {
+			w.last = rec
+		}
 	}
 	s.appendJournal(JournalEntry{Seq: int(idx), Tool: res.Tool, Args: args, At: start, Result: *res})
 }
@@ -649,6 +731,7 @@ func (s *Session) afterCall() {
 		}
 		rec.vals[a.field.Index] = v
 	}
+	s.noteWrite(recKey{rec.typ.index, rec.id})
 	s.put(rec)
 	c.changedByOther = true
 }

@@ -152,7 +152,12 @@ func (c *compiler) collectErrorCodes() {
 				continue
 			}
 			for _, e := range tf.Errors {
-				if e.Kind != FaultTimeoutAfterCommit {
+				switch e.Kind {
+				case FaultTimeoutAfterCommit, FaultSilentNoop, FaultStaleRead, FaultSchemaDrift:
+					// no error code of their own: a timeout, or no error at all
+				case FaultPartialWrite:
+					set[CodeInternal] = true
+				default:
 					set[e.Kind] = true
 				}
 			}

@@ -21,10 +21,15 @@ func (c *compiler) compileFaults() {
 		p := &FaultProfile{Name: e.Name, byTool: make([]*ToolFaults, len(w.Tools))}
 		var def *ToolFaults
 		if e.Value.Default != nil {
-			def = c.compileToolFaults("faults "+e.Name+": default", *e.Value.Default)
+			def = c.compileToolFaults("faults "+e.Name+": default", *e.Value.Default, nil)
 		}
-		for i := range p.byTool {
-			p.byTool[i] = def
+		for i, t := range w.Tools {
+			if def != nil {
+				p.byTool[i] = def.applicableTo(t)
+			}
+		}
+		if def != nil {
+			c.checkDefaultDrift(e.Name, *e.Value.Default)
 		}
 		for _, te := range e.Value.Tools {
 			t := w.toolByName[te.Name]
@@ -32,12 +37,13 @@ func (c *compiler) compileFaults() {
 				c.errorf(te.Pos, "faults %s: unknown tool %q", e.Name, te.Name)
 				continue
 			}
-			tf := c.compileToolFaults("faults "+e.Name+": "+te.Name, te.Value)
+			tf := c.compileToolFaults("faults "+e.Name+": "+te.Name, te.Value, t)
 			if tf != nil && def != nil && te.Value.Latency == nil {
 				tf.Latency = def.Latency
 			}
 			p.byTool[t.index] = tf
 		}
+		p.noteQuiet()
 		w.Profiles = append(w.Profiles, p)
 		w.profileByName[p.Name] = p
 	}
@@ -50,7 +56,9 @@ func (c *compiler) compileFaults() {
 	}
 }
 
-func (c *compiler) compileToolFaults(where string, s toolFaultSpec) *ToolFaults {
+// compileToolFaults compiles one tool's faults (t nil: a profile's default,
+// whose quiet kinds apply to the tools they fit).
+func (c *compiler) compileToolFaults(where string, s toolFaultSpec, t *Tool) *ToolFaults {
 	tf := &ToolFaults{}
 	if s.Latency != nil {
 		l := s.Latency
@@ -112,6 +120,9 @@ func (c *compiler) compileToolFaults(where string, s toolFaultSpec) *ToolFaults 
 		if es.RetryAfter.Src != "" && es.Kind.Raw != CodeRateLimited {
 			c.errorf(es.RetryAfter.Pos, "%s: retry_after applies only to rate_limited", where)
 		}
+		if !c.quietFault(where, es, &fe, t) {
+			continue
+		}
 		tf.Errors = append(tf.Errors, fe)
 	}
 	if sum > 1+1e-9 {
@@ -119,6 +130,71 @@ func (c *compiler) compileToolFaults(where string, s toolFaultSpec) *ToolFaults 
 	}
 	tf.finish()
 	return tf
+}
+
+// quietFault checks a quiet fault's own keys (lag, field, rename) and,
+// for a tool's own faults, that the kind can happen to the tool. false:
+// the fault is refused.
+func (c *compiler) quietFault(where string, es faultErrorSpec, fe *FaultError, t *Tool) bool {
+	kind := es.Kind.Raw
+	ok := true
+	if es.Lag.Src != "" && kind != FaultStaleRead {
+		c.errorf(es.Lag.Pos, "%s: lag applies only to stale_read", where)
+		ok = false
+	}
+	if (es.Field.IsSet || es.Rename.IsSet) && kind != FaultSchemaDrift {
+		pos := es.Field.Pos
+		if !es.Field.IsSet {
+			pos = es.Rename.Pos
+		}
+		c.errorf(pos, "%s: field and rename apply only to schema_drift", where)
+		ok = false
+	}
+	switch kind {
+	case FaultStaleRead:
+		fe.Lag = c.duration(es.Lag, where+": lag")
+		if fe.Lag <= 0 {
+			c.errorf(es.Pos, "%s: stale_read needs a lag > 0 (how far behind the answer is, such as 2s)", where)
+			ok = false
+		}
+	case FaultSchemaDrift:
+		fe.Field, fe.Rename = es.Field.Raw, es.Rename.Raw
+		if fe.Field == "" {
+			c.errorf(es.Pos, "%s: schema_drift needs a \"field\" (the result field renamed or left out)", where)
+			ok = false
+		}
+		if es.Rename.IsSet {
+			c.checkName("renamed field", fe.Rename, es.Rename.Pos)
+			if fe.Rename == fe.Field {
+				c.errorf(es.Rename.Pos, "%s: schema_drift renames %s to itself", where, fe.Field)
+				ok = false
+			}
+		}
+	}
+	if ok && t != nil && quietKind(kind) {
+		if why := notApplicable(kind, t, fe.Field); why != "" {
+			c.errorf(es.Kind.Pos, "%s: %s", where, why)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// checkDefaultDrift refuses a default schema_drift that no tool of the
+// world can show: its field is on none of the records the tools return.
+func (c *compiler) checkDefaultDrift(profile string, s toolFaultSpec) {
+	for _, es := range s.Errors {
+		if es.Kind.Raw != FaultSchemaDrift || !es.Field.IsSet {
+			continue
+		}
+		fits := false
+		for _, t := range c.w.Tools {
+			fits = fits || notApplicable(FaultSchemaDrift, t, es.Field.Raw) == ""
+		}
+		if !fits {
+			c.errorf(es.Field.Pos, "faults %s: default: schema_drift: no tool returns records with a field %q", profile, es.Field.Raw)
+		}
+	}
 }
 
 func (c *compiler) duration(d Duration, what string) time.Duration {

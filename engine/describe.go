@@ -105,6 +105,9 @@ type FaultErrorDescription struct {
 	P          float64 `json:"p"`
 	RetryAfter string  `json:"retry_after,omitempty"`
 	Message    string  `json:"message,omitempty"`
+	Lag        string  `json:"lag,omitempty"`    // stale_read
+	Field      string  `json:"field,omitempty"`  // schema_drift
+	Rename     string  `json:"rename,omitempty"` // schema_drift
 }
 
 // InvariantDescription is a world invariant; Each is the record type it
@@ -125,7 +128,17 @@ type GoalDescription struct {
 	Where           string               `json:"where"`
 	Knows           []string             `json:"knows"`
 	ConcurrentAfter int                  `json:"concurrent_after_calls,omitempty"`
+	Refrain         bool                 `json:"refrain,omitempty"`
+	Calls           []CallDescription    `json:"calls,omitempty"`
 	Outcomes        []OutcomeDescription `json:"outcomes"`
+}
+
+// CallDescription is one marked call pattern of a goal.
+type CallDescription struct {
+	Tool      string `json:"tool"`
+	Where     string `json:"where,omitempty"`
+	Minefield bool   `json:"minefield,omitempty"`
+	Refusal   bool   `json:"refusal,omitempty"`
 }
 
 // OutcomeDescription is one outcome class of a goal.
@@ -171,7 +184,10 @@ func (w *World) Describe(variant string) WorldDescription {
 	}
 	for _, g := range w.Goals {
 		gd := GoalDescription{Name: g.Name, Intent: g.Intent, Target: g.Target.Name, Where: g.Where(),
-			Knows: g.KnowsKeys, ConcurrentAfter: g.ConcurrentAfter(), Outcomes: make([]OutcomeDescription, 0, len(g.Outcomes))}
+			Knows: g.KnowsKeys, ConcurrentAfter: g.ConcurrentAfter(), Refrain: g.Refrain, Outcomes: make([]OutcomeDescription, 0, len(g.Outcomes))}
+		for _, c := range g.Calls {
+			gd.Calls = append(gd.Calls, CallDescription{Tool: c.Tool.Name, Where: c.Where(), Minefield: c.Minefield, Refusal: c.Refusal})
+		}
 		if gd.Knows == nil {
 			gd.Knows = []string{}
 		}
@@ -234,6 +250,10 @@ func (w *World) describeProfile(p *FaultProfile) ProfileDescription {
 			if e.RetryAfter > 0 {
 				ed.RetryAfter = e.RetryAfter.String()
 			}
+			if e.Lag > 0 {
+				ed.Lag = e.Lag.String()
+			}
+			ed.Field, ed.Rename = e.Field, e.Rename
 			g.Errors = append(g.Errors, ed)
 		}
 		// Two tools share a group when everything but their names is the

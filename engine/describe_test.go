@@ -13,7 +13,7 @@ func TestDescribe(t *testing.T) {
 	if d.World != "shop" || d.Version != 3 || d.SHA256 != w.Hash || d.Seed != 11 || d.Epoch != "2026-03-01T09:00:00Z" || d.Variant != "ambiguous" {
 		t.Fatalf("head: %+v", d)
 	}
-	if len(d.Types) != len(w.Types) || len(d.Tools) != len(w.Tools) || len(d.Goals) != 1 || len(d.Faults) != len(w.Profiles) {
+	if len(d.Types) != len(w.Types) || len(d.Tools) != len(w.Tools) || len(d.Goals) != len(w.Goals) || len(d.Faults) != len(w.Profiles) {
 		t.Fatalf("%d types, %d tools, %d goals, %d profiles", len(d.Types), len(d.Tools), len(d.Goals), len(d.Faults))
 	}
 	var pay ToolDescription

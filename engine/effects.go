@@ -89,6 +89,10 @@ func (tx *txn) commit() {
 	s := tx.s
 	for i := 0; i < tx.n; i++ {
 		e := tx.at(i)
+		s.noteWrite(e.key)
+		if s.staleSeen != nil {
+			s.countStaleOverwrite(e.key, e.rec)
+		}
 		if e.rec == nil {
 			s.remove(s.base.world.Types[e.key.t], e.key.id)
 			continue

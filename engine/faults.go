@@ -12,6 +12,29 @@ import (
 // double refund.
 const FaultTimeoutAfterCommit = "timeout_after_commit"
 
+// The quiet fault kinds: a call that answers as if all were well, or
+// nearly, while the world says otherwise. Every other fault is loud (an
+// error the caller sees); these are the ones only an agent that checks its
+// work can catch. docs/worlds.md says where each comes from.
+const (
+	// FaultSilentNoop: a write answers ok, with the record it would have
+	// written, and changes nothing.
+	FaultSilentNoop = "silent_noop"
+	// FaultStaleRead: a get or list answers from the session's state as it
+	// was Lag of virtual time ago (a lagging read replica, a cache).
+	FaultStaleRead = "stale_read"
+	// FaultPartialWrite: a write of several records applies only its first
+	// and answers an error (a non-transactional backend failing part-way).
+	FaultPartialWrite = "partial_write"
+	// FaultSchemaDrift: a result comes back with one field renamed (Rename)
+	// or missing, as after an upstream release.
+	FaultSchemaDrift = "schema_drift"
+)
+
+// CodeInternal is the error a partial write answers with: the caller sees
+// a server error and cannot tell how much of the write landed.
+const CodeInternal = "internal_error"
+
 // defaultTimeout is how long a timed-out call makes its caller wait.
 const defaultTimeout = 30 * time.Second
 
@@ -21,6 +44,23 @@ type FaultProfile struct {
 	Builtin bool // supplied by herd, not the world file
 
 	byTool []*ToolFaults // per tool index; nil entries have no faults
+	// staleReads: some tool may answer a stale read, so sessions under
+	// this profile remember their writes (historyEntry).
+	staleReads bool
+}
+
+// noteQuiet sets what the profile's quiet faults need of its sessions.
+func (p *FaultProfile) noteQuiet() {
+	for _, tf := range p.byTool {
+		if tf == nil {
+			continue
+		}
+		for _, e := range tf.Errors {
+			if e.Kind == FaultStaleRead {
+				p.staleReads = true
+			}
+		}
+	}
 }
 
 // NoFaults names the fault profile every world has and every run defaults
@@ -63,6 +103,11 @@ type FaultError struct {
 	P          float64
 	RetryAfter time.Duration
 	Message    string
+	// Lag is how far behind a stale_read answers (virtual time).
+	Lag time.Duration
+	// Field and Rename are what a schema_drift changes: the field is
+	// renamed to Rename in the answer, or left out when Rename is "".
+	Field, Rename string
 }
 
 // Latency is a latency distribution. The zero value is no latency.

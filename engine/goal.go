@@ -57,7 +57,17 @@ type Attempt struct {
 	Knows  map[string]any // Go values, keys in Goal.KnowsKeys order
 
 	session *Session
+	claimed bool
 }
+
+// ReportDone records that the agent reported the goal done. Outcome rules
+// see it as claimed_done: an agent that says it is done while the state
+// says otherwise (a write that silently did nothing, unchecked) is an
+// unverified success, not an honest failure.
+func (a *Attempt) ReportDone() { a.claimed = true }
+
+// Claimed reports whether the agent reported the goal done.
+func (a *Attempt) Claimed() bool { return a.claimed }
 
 // pendingConcurrent is a goal's other actor, waiting for its turn.
 type pendingConcurrent struct {
@@ -97,6 +107,7 @@ func (g *Goal) Begin(s *Session, rnd uint64) (*Attempt, error) {
 		s.watch = watchedTarget{rec: target, last: target}
 	}
 	s.watched, s.watchedRead = target, false
+	s.patterns = g.Calls
 	return a, nil
 }
 
@@ -217,6 +228,11 @@ func (a *Attempt) outcomeActivation() *activation {
 			ignoredRA:     types.Int(s.ignoredRA),
 			failedCalls:   types.Int(failed),
 			readTarget:    types.Bool(s.watchedRead),
+			claimed:       types.Bool(a.claimed),
+			writes:        types.Int(s.totals.Committed - s.refusalCommits),
+			refusals:      types.Int(s.refusals),
+			staleOver:     types.Int(s.staleOverwrites),
+			minefield:     types.Int(s.minefieldCalls),
 		},
 	}
 }
@@ -233,6 +249,8 @@ type outcomeVars struct {
 	created, updated, deleted            *changeList
 	calls, ignoredRA, failedCalls        ref.Val
 	readTarget                           ref.Val
+	claimed, writes, refusals            ref.Val
+	staleOver, minefield                 ref.Val
 	knows, errors                        ref.Val
 }
 
@@ -260,6 +278,16 @@ func (o *outcomeVars) resolve(name string) ref.Val {
 		return o.failedCalls
 	case "read_target":
 		return o.readTarget
+	case "claimed_done":
+		return o.claimed
+	case "writes":
+		return o.writes
+	case "refusals":
+		return o.refusals
+	case "stale_overwrites":
+		return o.staleOver
+	case "minefield_calls":
+		return o.minefield
 	case "knows":
 		if o.knows == nil {
 			o.knows = o.world.env.adapter.NativeToValue(o.knowsGo)
@@ -297,7 +325,7 @@ func lastState(s *Session, tgt *Record) *Record {
 	}
 	last := tgt
 	for _, e := range s.journal {
-		if r := e.Result.Record; r != nil && r.typ == tgt.typ && r.id == tgt.id {
+		if r := e.Result.trueRecord(); r != nil && e.Result.showsState() && r.typ == tgt.typ && r.id == tgt.id {
 			last = r
 		}
 	}

@@ -129,6 +129,18 @@ type Session struct {
 	watchedRead bool
 	recView     recordsView
 	act         activation // scratch for one call's rule evaluations
+
+	// The quiet faults' books (quietfaults.go): the writes a stale read
+	// may undo, what stale reads showed, and the writes that put a stale
+	// value back over a newer one.
+	history         []historyEntry
+	staleSeen       map[recKey]*Record
+	staleOverwrites int
+	// The goal's call patterns (minefields, refusals) and their counts.
+	patterns       []*CallPattern
+	minefieldCalls int
+	refusals       int
+	refusalCommits int
 }
 
 // sharedParts is a set of Session parts shared after a Fork.
@@ -141,7 +153,8 @@ const (
 	sharedRetry
 	sharedErrCounts
 	sharedJournal // only once the journal is a full ring, written in place
-	sharedAll     = sharedOverlay | sharedNextID | sharedIdem | sharedRetry | sharedErrCounts | sharedJournal
+	sharedStale
+	sharedAll = sharedOverlay | sharedNextID | sharedIdem | sharedRetry | sharedErrCounts | sharedJournal | sharedStale
 )
 
 // own makes the session's copy of part its own before a write to it.
@@ -163,6 +176,8 @@ func (s *Session) own(part sharedParts) {
 		s.errCounts = maps.Clone(s.errCounts)
 	case sharedJournal:
 		s.journal = slices.Clone(s.journal)
+	case sharedStale:
+		s.staleSeen = maps.Clone(s.staleSeen)
 	}
 }
 
@@ -200,6 +215,7 @@ func (s *Session) Fork(key uint64) *Session {
 	s.shared = sharedAll
 	s.created = slices.Clip(s.created)
 	s.journal = slices.Clip(s.journal)
+	s.history = slices.Clip(s.history)
 	f := new(Session)
 	*f = *s
 	f.key = key

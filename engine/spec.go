@@ -201,6 +201,9 @@ type faultErrorSpec struct {
 	P          Scalar   `yaml:"p"`
 	RetryAfter Duration `yaml:"retry_after"`
 	Message    string   `yaml:"message"`
+	Lag        Duration `yaml:"lag"`    // stale_read
+	Field      Scalar   `yaml:"field"`  // schema_drift
+	Rename     Scalar   `yaml:"rename"` // schema_drift
 	Pos        Pos      `yaml:"-"`
 }
 
@@ -210,7 +213,21 @@ type goalSpec struct {
 	Knows      Ordered[Expr]   `yaml:"knows"`
 	Concurrent *concurrentSpec `yaml:"concurrent"`
 	Outcomes   []outcomeSpec   `yaml:"outcomes"`
-	Pos        Pos             `yaml:"-"`
+	// Expect is "act" (the default: the goal is done by writing) or
+	// "refrain" (no tool does it; the right answer is not to write).
+	Expect Scalar `yaml:"expect"`
+	// Calls are call patterns the goal marks: minefields (any such call
+	// is harmful) and refusals (the tool that is the right way to decline).
+	Calls []callPatternSpec `yaml:"calls"`
+	Pos   Pos               `yaml:"-"`
+}
+
+type callPatternSpec struct {
+	Tool      Scalar `yaml:"tool"`
+	Where     Expr   `yaml:"where"`
+	Minefield bool   `yaml:"minefield"`
+	Refusal   bool   `yaml:"refusal"`
+	Pos       Pos    `yaml:"-"`
 }
 
 type targetSpec struct {

@@ -224,10 +224,35 @@ type Goal struct {
 	KnowsKeys []string // in file order
 	Outcomes  []*OutcomeClass
 
+	// Refrain: no tool does what the goal asks (expect: refrain); an
+	// agent that writes anyway does harm.
+	Refrain bool
+	// Calls are the goal's marked call patterns (minefields, refusals).
+	Calls []*CallPattern
+
 	intent     template // Intent, parsed once
 	where      *program
 	knows      []*program
 	concurrent *concurrent
+}
+
+// CallPattern marks calls of one tool, optionally only those whose
+// arguments satisfy Where, as a minefield (any such call is harmful,
+// whatever the end state) or as the right way to refuse a refrain goal.
+type CallPattern struct {
+	Tool      *Tool
+	Minefield bool
+	Refusal   bool
+
+	where *program // nil: every call of Tool
+}
+
+// Where returns the pattern's CEL condition ("" when it has none).
+func (p *CallPattern) Where() string {
+	if p.where == nil {
+		return ""
+	}
+	return p.where.src
 }
 
 // Where returns the CEL condition that picks the goal's targets ("true"

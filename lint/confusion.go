@@ -51,6 +51,9 @@ func measureConfusions(ctx context.Context, w *engine.World, variant string, ove
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if g.Refrain {
+			continue // no tool does a refrain goal: there is nothing to confuse it with
+		}
 		meant := w.Tool(m.Meant(g))
 		if meant == nil {
 			continue

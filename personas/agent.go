@@ -58,6 +58,9 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 	}
 	for ai := range gv.actions {
 		a.act = ai
+		if a.declines(ai) {
+			break
+		}
 		// A tool that did an earlier action is not how to do this one:
 		// "return and refund" is two different calls.
 		a.tried.reset()
@@ -100,6 +103,13 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 		}
 	}
 
+	// An agent that went through every action without stopping reports
+	// the goal done; the outcome rules can hold that claim against the
+	// state (claimed_done: an unverified success).
+	if a.stop == "" {
+		attempt.ReportDone()
+		a.out.Claimed = true
+	}
 	if remote != nil {
 		if err := remote.Settle(local); err != nil {
 			return Outcome{}, err
@@ -112,8 +122,12 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 	}
 	a.out.Class, a.out.Severity, a.out.Violations = v.Class, v.Severity, v.Violations
 	a.out.Calls = local.Calls()
+	a.out.Target = attempt.Target.ID()
 	a.out.IgnoredRetryAfter = local.IgnoredRetryAfter()
 	a.out.Recovered = len(a.out.Faults) > 0 && v.Severity == engine.SeverityOK
+	if a.trace != nil {
+		a.trace.WorldDiff = worldDiff(local, attempt.Target)
+	}
 	a.out.Trace = a.trace
 	return a.out, nil
 }
@@ -263,7 +277,69 @@ func (a *agent) perform(ti int) bool {
 		return true
 	}
 	// a.lastArgs is still the act's: reading back overwrites it.
-	return a.readBack(t, target, a.lastArgs)
+	sent := a.lastArgs
+	// Did the write's own answer show it landed? Only then does a read-back
+	// that says otherwise mean the answer lied; a tool that answered with
+	// the record unchanged simply did not do this, and the next-best tool
+	// may.
+	answered := res.Record != nil && a.changed(t, target.rec, res.Record, sent)
+	if a.readBack(t, target, sent) {
+		return true
+	}
+	if !answered {
+		return false
+	}
+	return a.resend(ti, t, target, sent)
+}
+
+// resend handles a write whose answer showed it done and which, read back,
+// did not land (a silent no-op, or a read that lags): an agent whose policy retries sends
+// it once more and reads back again; one that never retries stops and says
+// the write did not take. Either way it does not report the goal done on
+// the strength of an answer its own check contradicts.
+func (a *agent) resend(ti int, t *engine.Tool, target *resolved, sent map[string]any) bool {
+	if a.stop != "" {
+		return false
+	}
+	if a.tr.Retry.Mode == RetryNone {
+		a.giveUp("the write answered ok but did not take")
+		return false
+	}
+	a.pendingRead = "read back: the write did not take; sending it again"
+	if _, ok, confirmed := a.callWithPolicy(StepRetry, ti, target, nil); !ok || confirmed {
+		a.pendingRead = ""
+		return ok
+	}
+	if a.readBack(t, target, a.lastArgs) {
+		return true
+	}
+	a.giveUp("the write answered ok but did not take")
+	return false
+}
+
+// refrainBelow is the action confidence under which no tool says it does
+// what the goal asks: the reader's choice is a guess among tools that do
+// other things.
+const refrainBelow = 0.03
+
+// declines decides, before an action, whether the agent refuses it because
+// no tool fits (the reader model's confidence for the action is below
+// refrainBelow). Declining takes both reading the tools well enough to know
+// none of them does it (attention) and preferring to do nothing over a
+// guess (caution): the chance is attention × caution, drawn from the
+// agent's own trait dice — about 0.86 for careful, 0.03 for hasty. An
+// action some tool fits never draws, so goals with a fitting tool play
+// exactly as before.
+func (a *agent) declines(ai int) bool {
+	if a.c.acts[ai].confidence >= refrainBelow {
+		return false
+	}
+	if a.dice.traits.float() >= a.tr.Attention*a.tr.Caution {
+		return false
+	}
+	a.out.Declined = true
+	a.giveUp("no tool does this: declining")
+	return true
 }
 
 // resolve finds the id of the record a keyed tool acts on: known from the

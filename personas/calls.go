@@ -46,7 +46,9 @@ func (a *agent) callWithPolicy(kind string, ti int, target *resolved, scores []T
 			if (a.tr.Retry.HonorRetryAfter || a.waitsRetryAfter(ti)) && res.Err.RetryAfter > 0 {
 				a.wait(res.Err.RetryAfter)
 			}
-		case engine.CodeTimeout, engine.CodeUnavailable:
+		case engine.CodeTimeout, engine.CodeUnavailable, engine.CodeInternal:
+			// A server error is transient to the caller, like a timeout
+			// (how much of the write landed, it cannot tell).
 			// A verifying agent does not retry a write blindly after a
 			// timeout: it reads back first, and stops if the write landed.
 			// Nor does one the tool's text told so ("retrying may charge

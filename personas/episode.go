@@ -47,7 +47,15 @@ type Outcome struct {
 	// Hostile counts calls the agent sent with malformed or boundary
 	// arguments on purpose.
 	Hostile int
-	Trace   *Trace // when Episode.Trace
+	// Claimed: the agent went through the goal without stopping and
+	// reported it done (what the state says may differ: an unverified
+	// success). Declined: it refused because no tool does what the goal
+	// asks.
+	Claimed, Declined bool
+	// Target is the id of the goal's target record: agents that share a
+	// persona, a goal and a target are repeated trials of one task.
+	Target string
+	Trace  *Trace // when Episode.Trace
 }
 
 // FaultEvent is one injected fault the agent met.
@@ -66,6 +74,52 @@ type Trace struct {
 	Target  string         `json:"target"`
 	Knows   map[string]any `json:"knows"`
 	Steps   []Step         `json:"steps"`
+	// WorldDiff is what the episode created, changed or deleted outside
+	// its goal's target (AppWorld's collateral-damage check), by type then
+	// id, at most maxWorldDiff entries.
+	WorldDiff []DiffEntry `json:"world_diff,omitempty"`
+}
+
+// DiffEntry is one record an episode created, changed or deleted outside
+// its goal's target.
+type DiffEntry struct {
+	Type   string   `json:"type"`
+	ID     string   `json:"id"`
+	Change string   `json:"change"`           // created, updated or deleted
+	Fields []string `json:"fields,omitempty"` // updated: the fields that differ, in declaration order
+}
+
+// maxWorldDiff bounds a trace's world diff: an episode is a handful of
+// calls, and a trace stays readable.
+const maxWorldDiff = 32
+
+// worldDiff lists the session's changes outside the target.
+func worldDiff(s *engine.Session, target *engine.Record) []DiffEntry {
+	var out []DiffEntry
+	for _, c := range s.Changes() {
+		if c.Type == target.RecordType() && c.ID == target.ID() {
+			continue
+		}
+		if len(out) == maxWorldDiff {
+			break
+		}
+		e := DiffEntry{Type: c.Type.Name, ID: c.ID}
+		switch {
+		case c.Before == nil:
+			e.Change = "created"
+		case c.After == nil:
+			e.Change = "deleted"
+		default:
+			e.Change = "updated"
+			for _, f := range c.Type.Fields {
+				if c.Before.Has(f.Name) != c.After.Has(f.Name) || c.Before.String(f.Name) != c.After.String(f.Name) {
+					e.Fields = append(e.Fields, f.Name)
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // Step is one thing the agent did.

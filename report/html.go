@@ -185,6 +185,7 @@ type htmlView struct {
 	Faults                 []htmlFault
 	Lint                   []LintFinding
 	Latency                *htmlLatency
+	Ceiling                template.HTML // a ceiling search's curve and table (ceiling.go)
 	InFlight               *lineChart
 	Traces                 []htmlTrace
 	TracesNote             string
@@ -243,6 +244,7 @@ func newHTMLView(res *Results) *htmlView {
 	}
 	v.Lint = res.Lint
 	v.Latency = htmlLatencyOf(res)
+	v.Ceiling = ceilingHTML(res)
 	if res.Timing != nil {
 		v.InFlight = newInFlight(thin(res.Timing.InFlight, htmlMaxInFlight))
 	}

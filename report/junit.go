@@ -112,7 +112,7 @@ func JUnit(w io.Writer, res *Results) error {
 			share = seconds * float64(cr.N) / float64(res.Episodes) / float64(perGoalVariant[goalVariant{cr.Goal, cr.Variant}])
 		}
 		c := junitCase{Classname: "herd.outcomes." + cr.Goal, Name: cr.Class + " @" + cr.Variant, Time: junitTime(share),
-			SystemOut: fmt.Sprintf("%s of %d episodes ended in %s", RateText(cr.Rate), cr.N, cr.Class)}
+			SystemOut: fmt.Sprintf("%s of %d episodes ended in %s", RateText(cr.Rate), cr.N, cr.Class) + sampledDiffNote(res, cr.Goal, cr.Variant, cr.Class)}
 		if v, ok := coveringVerdict(res, cr); ok {
 			c.SystemOut += fmt.Sprintf("; judged by %s: %s", v.Threshold, v.Result)
 			markCase(&c, &outcomes, v)

@@ -155,6 +155,7 @@ type mdTrace struct {
 	Summary string
 	Steps   textTable
 	Replay  string
+	Diff    string // the world diff outside the target, "" when none
 }
 
 type mdView struct {
@@ -245,7 +246,7 @@ func mdTraceOf(tr Trace, maxSteps int) mdTrace {
 	for _, s := range tr.Steps {
 		t.Rows = append(t.Rows, []string{s.At, s.Kind, s.Tool, argsText(s.Args), s.Result}) // no rank: the first steps are kept
 	}
-	return mdTrace{Summary: traceSummary(tr), Steps: t.cut(maxSteps), Replay: tr.Replay}
+	return mdTrace{Summary: traceSummary(tr), Steps: t.cut(maxSteps), Replay: tr.Replay, Diff: tr.DiffText()}
 }
 
 // Rows of the open sections of the Markdown summary.

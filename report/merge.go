@@ -94,6 +94,7 @@ func MergeLabeled(labels []string, docs []*Results) (*Results, error) {
 		out.Traces = append(out.Traces, d.Traces...)
 		out.Flipped = append(out.Flipped, d.Flipped...)
 		out.Lint = append(out.Lint, d.Lint...)
+		out.Trials = append(out.Trials, d.Trials...) // Normalize sums each task's shards
 	}
 	out.Timing = mergeTiming(docs, out.Episodes)
 	out.Normalize()

@@ -61,6 +61,8 @@ func (r *Results) Normalize() {
 	// Derived last, from the normalized counts: a file's own rates are never
 	// believed.
 	r.Rates = r.deriveRates()
+	r.Trials = normalizeTrials(r.Trials)
+	r.PassK = r.derivePassK()
 	if r.Timing != nil {
 		r.Timing.Latency = normalizeLatency(r.Timing.Latency)
 		r.Timing.Calls = normalizeCalls(r.Timing.Calls)

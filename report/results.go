@@ -48,9 +48,14 @@ type Results struct {
 	Flipped    []Flip           `json:"flipped,omitempty"` // ≤ FlipsPerPair lowest agents per goal×variant pair
 	Lint       []LintFinding    `json:"lint,omitempty"`
 	LintTokens []LintTokens     `json:"lint_tokens,omitempty"` // per variant: what the tool definitions cost a model
-	Thresholds []Verdict        `json:"thresholds,omitempty"`
-	Rates      *Rates           `json:"rates,omitempty"`  // derived from counts and paired on every write; never read
-	Timing     *Timing          `json:"timing,omitempty"` // not deterministic
+	// Trials are the repeated trials of each task (goal × persona ×
+	// variant × target); PassK is derived from them on every write
+	// (passk.go).
+	Trials     []Trial   `json:"trials,omitempty"`
+	PassK      []PassK   `json:"pass_k,omitempty"`
+	Thresholds []Verdict `json:"thresholds,omitempty"`
+	Rates      *Rates    `json:"rates,omitempty"`  // derived from counts and paired on every write; never read
+	Timing     *Timing   `json:"timing,omitempty"` // not deterministic
 }
 
 // Run is the run's metadata: enough to reproduce it.
@@ -186,6 +191,9 @@ type Trace struct {
 	Severity string `json:"severity"`
 	Replay   string `json:"replay"` // e.g. "herd replay mock:crm --seed 42 --agent 17 --variant ambiguous"
 	Steps    []Step `json:"steps"`
+	// WorldDiff: records created, changed or deleted outside the goal's
+	// target (worlddiff.go).
+	WorldDiff []DiffEntry `json:"world_diff,omitempty"`
 }
 
 // Step is one thing an agent did.
@@ -256,6 +264,7 @@ type Timing struct {
 	Latency        []LatencyHistogram `json:"latency,omitempty"`   // per tool, plus "all"
 	InFlight       []Sample           `json:"in_flight,omitempty"` // in-flight calls over time (load runs)
 	Calls          []CallClass        `json:"calls,omitempty"`     // calls per tool by how they ended (runs over a transport)
+	Ceiling        *Ceiling           `json:"ceiling,omitempty"`   // a ceiling search's curve (ceiling.go)
 
 	// Latency split by how calls ended, over every tool: those answered
 	// with a result (ok) and the others (errors, timeouts; cancelled calls

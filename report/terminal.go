@@ -52,10 +52,14 @@ func Terminal(w io.Writer, res *Results, opts TerminalOptions) error {
 	t.section("Variant comparison — the same agents under each wording (McNemar exact test)", comparisonTable(shownComparisons(res)))
 	t.section("Fault handling — injected faults and what agents made of them", faultTable(res))
 	t.section("Tool confusions — the write tool called instead of the one the goal needs", confusionTable(res))
+	t.section("Repeated trials — pass^k (all k right) and pass@k (one of k right) over tasks: agents sharing a persona, a goal and its target", passKTable(res))
 	if s := LintSummary(res); s != "" {
 		t.printf("\n%s\n", s)
 	}
 	t.latency(res)
+	if c := res.Timing; c != nil && c.Ceiling != nil {
+		t.section(fmt.Sprintf("Ceiling search — %s: the last rate within the bound is %.1f agents a second", c.Ceiling.Bound, c.Ceiling.Rate), ceilingTable(res))
+	}
 	t.traces(res, opts.Traces)
 	return t.err
 }
@@ -198,6 +202,9 @@ func (t *termWriter) traces(res *Results, limit int) {
 		t.printf("  %s\n", traceSummary(tr))
 		for _, s := range tr.Steps {
 			t.printf("    %-8s %-7s %-16s %s\n", s.At, s.Kind, s.Tool, truncate(s.Result, 80))
+		}
+		if d := tr.DiffText(); d != "" {
+			t.printf("    world diff outside the target: %s\n", d)
 		}
 		t.printf("    replay: %s\n", tr.Replay)
 	}

@@ -115,8 +115,8 @@ func ParseThreshold(spec string) (Threshold, error) {
 	switch {
 	case t.Metric == "":
 		return bad("no metric before %s", t.Op)
-	case !namePattern.MatchString(name) && !isLatencyMetric(t.Metric):
-		return bad("%q is not a metric name (harmful, failed, ok, invariant, an outcome class, or a percentile such as p99)", t.Metric)
+	case !namePattern.MatchString(name) && !isLatencyMetric(t.Metric) && !isPassMetric(t.Metric):
+		return bad("%q is not a metric name (harmful, failed, ok, invariant, an outcome class, pass^k or pass@k for k 1 to 8, or a percentile such as p99)", t.Metric)
 	}
 	m := limitPattern.FindStringSubmatch(right)
 	if m == nil {
@@ -200,6 +200,12 @@ func (t Threshold) check(res *Results) error {
 	case MetricHarmful, MetricFailed, MetricOK, MetricInvariant:
 		return nil
 	}
+	if isPassMetric(t.Metric) {
+		if t.Scope == "" {
+			return fmt.Errorf("%s is per goal: write GOAL:%s (this run has %s)", t.Metric, t.Metric, strings.Join(res.Goals(), ", "))
+		}
+		return nil
+	}
 	if name, ok := strings.CutPrefix(t.Metric, MetricInvariant+":"); ok && t.Scope == "" {
 		for _, iv := range res.Invariants {
 			if iv.Name == name {
@@ -255,9 +261,17 @@ func evaluate(res *Results, t Threshold) Verdict {
 	}
 	var worst Verdict
 	for i, v := range variants {
-		k, n := res.metricCount(t.Metric, t.Scope, v)
 		verdict := base
 		verdict.Variant = v
+		if isPassMetric(t.Metric) {
+			verdict.Value, verdict.CI, verdict.N = res.passEstimate(t.Metric, t.Scope, v)
+			decide(&verdict, "tasks")
+			if i == 0 || worse(verdict, worst) {
+				worst = verdict
+			}
+			continue
+		}
+		k, n := res.metricCount(t.Metric, t.Scope, v)
 		rate := stats.NewRate(k, n)
 		verdict.Value, verdict.CI, verdict.N = rate.P, rate.CI, n
 		decide(&verdict, "episodes")

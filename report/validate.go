@@ -36,6 +36,17 @@ func (r *Results) Validate() error {
 	if err := r.validateSums(); err != nil {
 		return err
 	}
+	if err := r.validateWorldDiffs(); err != nil {
+		return err
+	}
+	if err := r.validateTrials(); err != nil {
+		return err
+	}
+	if r.Timing != nil {
+		if err := r.Timing.Ceiling.validate(); err != nil {
+			return err
+		}
+	}
 	if err := r.validateLintTokens(); err != nil {
 		return err
 	}

@@ -125,6 +125,15 @@ type Aggregator struct {
 	traceMax   []sampleState // [goal][variant][class]
 	flipMax    []sampleState // [goal][pair]
 	agents     []int         // per persona: agents counted
+	// trials counts each task's episodes and ok ones (pass^k): bounded
+	// by the world's targets × personas × goals × variants, not by agents.
+	trials map[trialKey]*[2]int
+}
+
+// trialKey is one task: a goal, a persona, a variant and a target.
+type trialKey struct {
+	goal, persona, variant int
+	target                 string
 }
 
 // sampleState is how many agents one bounded sample (the traces of a goal ×
@@ -230,6 +239,9 @@ func (a *Aggregator) count(r *AgentResult) {
 	a.agents[r.Persona]++
 	a.episodes += len(r.Outcomes)
 	for v, o := range r.Outcomes {
+		if o.Target != "" {
+			a.addTrial(trialKey{r.Goal, r.Persona, v, o.Target}, 1, boolInt(o.Severity == engine.SeverityOK))
+		}
 		a.counts[a.countIdx(r.Goal, r.Persona, v, r.classes[v])]++
 		for _, viol := range o.Violations {
 			for ii, inv := range l.invariants {
@@ -360,6 +372,9 @@ func (a *Aggregator) Merge(b *Aggregator) {
 	addInto(a.faults, b.faults)
 	addInto(a.confusions, b.confusions)
 	addInto(a.agents, b.agents)
+	for k, c := range b.trials {
+		a.addTrial(k, c[0], c[1])
+	}
 	a.traces = append(a.traces, b.traces...)
 	a.flips = append(a.flips, b.flips...)
 	a.compactTraces()
@@ -446,5 +461,31 @@ func (a *Aggregator) fill(res *report.Results) {
 	}
 	res.Traces = append(res.Traces[:0], a.traces...)
 	res.Flipped = append(res.Flipped[:0], a.flips...)
-	res.Normalize()
+	res.Trials = res.Trials[:0]
+	for k, c := range a.trials {
+		res.Trials = append(res.Trials, report.Trial{Goal: l.goals[k.goal], Persona: l.personas[k.persona], Variant: l.variants[k.variant],
+			Target: k.target, N: c[0], OK: c[1]})
+	}
+	res.Normalize() // sorts the trials: the map's order never shows
+}
+
+// addTrial counts n episodes, ok of them ok, of one task.
+func (a *Aggregator) addTrial(k trialKey, n, ok int) {
+	if a.trials == nil {
+		a.trials = map[trialKey]*[2]int{}
+	}
+	c := a.trials[k]
+	if c == nil {
+		c = new([2]int)
+		a.trials[k] = c
+	}
+	c[0] += n
+	c[1] += ok
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

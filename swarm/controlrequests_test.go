@@ -39,6 +39,14 @@ func TestNoControlRequestPerEpisode(t *testing.T) {
 	cfg := testConfig(t, "mock:crm", agents)
 	cfg.Profile = cfg.World.Profile("none")
 	cfg.Workers = inFlight
+	// An agent that declines a refrain goal makes no call for the reset to
+	// ride on: it costs one reset request of its own. The goals that act
+	// are what this test counts.
+	for _, g := range cfg.World.Goals {
+		if !g.Refrain {
+			cfg.Goals = append(cfg.Goals, g)
+		}
+	}
 	want := run(t, cfg)
 
 	opts := target.Options{MaxConns: inFlight}

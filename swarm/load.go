@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/herd-sh/herd/report"
@@ -26,6 +27,10 @@ type Load struct {
 	Duration time.Duration
 	// MaxInFlight is the most agents running at once (0: Workers).
 	MaxInFlight int
+	// Churn is the share of agent starts that also open a session of
+	// their own, make one to three reads on it and drop it without ending
+	// it (session churn; a served herd world only). 0: none.
+	Churn float64
 }
 
 // LoadStats is what a run over a transport measured besides the results
@@ -37,6 +42,7 @@ type LoadStats struct {
 	Seconds     float64       // the whole run, wall time
 	Calls       int64
 	Classes     []ClassCount // calls per tool × how they ended
+	Churned     int64        // sessions opened and dropped (Load.Churn)
 }
 
 // StartRate is agents started a second, over the window they were started in.
@@ -68,6 +74,9 @@ func checkLoad(cfg *Config) error {
 	}
 	if l.Duration < 0 || l.Duration > MaxDuration {
 		return fieldErr("Load.Duration", "must be between 0 and %s, got %s", MaxDuration, l.Duration)
+	}
+	if math.IsNaN(l.Churn) || l.Churn < 0 || l.Churn > 1 {
+		return fieldErr("Load.Churn", "must be a share between 0 and 1, got %v", l.Churn)
 	}
 	if l.MaxInFlight < 0 || l.MaxInFlight > MaxInFlight {
 		return fieldErr("Load.MaxInFlight", "must be between 1 and %d, got %d", MaxInFlight, l.MaxInFlight)

@@ -182,6 +182,17 @@ func ParseArrival(s string, rate float64, d time.Duration) (*ProfilePacer, error
 			return nil, fieldErr("Rate", "a constant arrival needs a rate above 0 (agents started a second)")
 		}
 		return ConstantPacer(rate, d), nil
+	case "churn":
+		// Constant starts; what churns is sessions (ChurnShare).
+		if _, err := ChurnShare(s); err != nil {
+			return nil, err
+		}
+		if rate <= 0 {
+			return nil, fieldErr("Rate", "a churn arrival needs a rate above 0 (agents started a second)")
+		}
+		p := ConstantPacer(rate, d)
+		p.name = fmt.Sprintf("churn %g/s", rate)
+		return p, nil
 	case "ramp":
 		if d <= 0 {
 			return nil, fieldErr("Load.Duration", "the %s arrival needs a duration: the ramp runs over the whole of it", s)
@@ -210,5 +221,26 @@ func ParseArrival(s string, rate float64, d time.Duration) (*ProfilePacer, error
 		}
 		return SpikePacer(rate, peak, d), nil
 	}
-	return nil, fieldErr("Arrival", "%q: want constant, ramp:FROM-TO or spike[:PEAK]", s)
+	return nil, fieldErr("Arrival", "%q: want constant, ramp:FROM-TO, spike[:PEAK] or churn[:SHARE]", s)
+}
+
+// DefaultChurn is the share of agent starts that churn a session under a
+// churn arrival given no share.
+const DefaultChurn = 0.5
+
+// ChurnShare is the churn share an arrival profile names (Load.Churn):
+// churn or churn:SHARE (0 < SHARE ≤ 1) is that share, any other profile 0.
+func ChurnShare(s string) (float64, error) {
+	name, arg, _ := strings.Cut(strings.TrimSpace(s), ":")
+	if name != "churn" {
+		return 0, nil
+	}
+	if arg == "" {
+		return DefaultChurn, nil
+	}
+	v, err := strconv.ParseFloat(arg, 64)
+	if err != nil || !(v > 0 && v <= 1) {
+		return 0, fieldErr("Arrival", "%q: want churn or churn:SHARE, the share of agent starts that also open a session and drop it (0 < SHARE ≤ 1)", s)
+	}
+	return v, nil
 }

@@ -115,6 +115,8 @@ type Plan struct {
 	target Target
 	meter  target.Meter
 	stats  LoadStats
+	// churned counts the sessions the last Run opened and dropped.
+	churned atomic.Int64
 }
 
 // NewPlan checks the configuration and prepares the run: seeds the world,
@@ -264,6 +266,7 @@ func (p *Plan) Run(ctx context.Context, t Target) (*report.Results, error) {
 		}
 	}
 	p.target, p.meter = t, target.NoMeter{}
+	p.churned.Store(0)
 	shardAgents := agentsInShard(cfg.Agents, cfg.Shard)
 	ms := startMeasure(realTime)
 	if ms.meter != nil {
@@ -331,6 +334,7 @@ func (p *Plan) Run(ctx context.Context, t Target) (*report.Results, error) {
 		}
 	}
 	p.stats = ms.stats(shardAgents, started, lastStart)
+	p.stats.Churned = p.churned.Load()
 	res.Timing = ms.timing(p.stats, total.Episodes(), inFlight)
 	return res, firstErr
 }
@@ -424,6 +428,7 @@ func (p *Plan) startPaced(ctx, agentCtx context.Context, inFlight, shardAgents i
 			}
 			done.finished(&w.res, len(cfg.Variants))
 		}()
+		p.churn(agentCtx, &wg, load, i)
 	})
 	// No agent starts any more. Once every token is back, every agent has
 	// made its last call (it is done, or awaits its end state), so no
@@ -436,6 +441,33 @@ func (p *Plan) startPaced(ctx, agentCtx context.Context, inFlight, shardAgents i
 	p.target.Drain(agentCtx)
 	wg.Wait()
 	return n, last
+}
+
+// churnDie separates the churn share's dice from every other use of the
+// agent's index.
+var churnDie = entropy.Name("session-churn")
+
+// churn opens and drops a session beside agent i's, when the agent's own
+// die falls within the load's churn share: one to three reads, then the
+// session is left unended. A failure to churn is not the agents' failure:
+// it shows in the call classes.
+func (p *Plan) churn(ctx context.Context, wg *sync.WaitGroup, load Load, i int) {
+	ch, ok := p.target.(churner)
+	if !ok || load.Churn <= 0 {
+		return
+	}
+	u := entropy.Key{Seed: p.cfg.Seed, Session: uint64(i), Purpose: churnDie}.Uint64()
+	if entropy.Float64(u) >= load.Churn {
+		return
+	}
+	calls := 1 + int(u%3)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if ch.Churn(ctx, p.meter, calls) == nil {
+			p.churned.Add(1)
+		}
+	}()
 }
 
 // newTiming is the timing section of a run that began at started, took
@@ -713,6 +745,9 @@ func ToReportTrace(agent int, seed uint64, variant string, o personas.Outcome, r
 				st.Scores = append(st.Scores, report.ToolScore(sc))
 			}
 			t.Steps = append(t.Steps, st)
+		}
+		for _, d := range o.Trace.WorldDiff {
+			t.WorldDiff = append(t.WorldDiff, report.DiffEntry{Type: d.Type, ID: d.ID, Change: d.Change, Fields: slices.Clone(d.Fields)})
 		}
 	}
 	return t

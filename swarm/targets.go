@@ -80,6 +80,17 @@ func (s *Served) Sessions(ctx context.Context, v int, m target.Meter, idle func(
 	return s.ts[v].RemoteDeferred(ctx, m, idle)
 }
 
+// Churn opens a session on the first variant's server, makes calls reads
+// and drops it unended (target.Served.Churn).
+func (s *Served) Churn(ctx context.Context, m target.Meter, calls int) error {
+	return s.ts[0].Churn(ctx, m, calls)
+}
+
+// churner is a Target that can open sessions and drop them (Load.Churn).
+type churner interface {
+	Churn(ctx context.Context, m target.Meter, calls int) error
+}
+
 // Drain reads the journals of the episodes that await them.
 func (s *Served) Drain(ctx context.Context) {
 	for _, t := range s.ts {

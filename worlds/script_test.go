@@ -37,6 +37,8 @@ type scenario struct {
 	// the violation is recorded beside it); any other keeps it.
 	invariant string
 	breaks    bool
+	// claims: the agent reports the goal done at the end (claimed_done).
+	claims bool
 }
 
 // step is one call of a script.
@@ -264,6 +266,9 @@ func playScenario(t *testing.T, b *engine.Base, sc scenario) (engine.Verdict, *r
 				continue // these dice do not give the script's faults; try the next key
 			}
 			t.Fatalf("%v\n%s", err, journalText(r.session))
+		}
+		if sc.claims {
+			a.ReportDone()
 		}
 		v, err := a.Judge()
 		if err != nil {

@@ -70,7 +70,7 @@ func TestInspectJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.World != "shop" || doc.Variant != "ambiguous" || len(doc.Tools) != 8 || len(doc.Types) != 4 || len(doc.Goals) != 1 {
+	if doc.World != "shop" || doc.Variant != "ambiguous" || len(doc.Tools) != 8 || len(doc.Types) != 4 || len(doc.Goals) != 2 {
 		t.Fatalf("doc: world %q variant %q, %d tools %d types %d goals", doc.World, doc.Variant, len(doc.Tools), len(doc.Types), len(doc.Goals))
 	}
 	pay := doc.Tools[2]

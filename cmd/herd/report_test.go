@@ -226,7 +226,7 @@ func TestDiffRefusesDifferentWorldsAndGoals(t *testing.T) {
 	}
 	cases := []struct{ head, want string }{
 		{"shop.json", "the runs are of different worlds (crm vs shop)"},
-		{"crm1.json", "the runs are of different goals (hide_contact, lookup_contact, update_email vs hide_contact)"},
+		{"crm1.json", "the runs are of different goals (hide_contact, lookup_contact, merge_duplicates, update_email vs hide_contact)"},
 	}
 	for _, c := range cases {
 		code, out, errs := runHerd(t, "diff", p("crm.json"), p(c.head))

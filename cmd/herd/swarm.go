@@ -517,6 +517,18 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	setGCTarget() // GOGC, when set, wins
 	fmt.Fprintf(o.chatter(s), "herd: swarm %s: %s agents × %d variant(s), seed %d, faults %s\n",
 		o.targetArg, report.Thousands(int64(cfg.Agents)), len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
+	if o.transport.findCeiling != "" {
+		res, err := runCeiling(ctx, o.chatter(s), o, cfg, tgt)
+		if err != nil {
+			return err
+		}
+		res.Lint = lintFindings(cfg)
+		code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
+		if err != nil {
+			return err
+		}
+		return exitFor(interruptedCode(ctx, res.Partial, code))
+	}
 	prog := newProgress(s.err, o.progressMode(), plan.Episodes(), o.progressLoad())
 	plan.SetProgress(prog.update, prog.every)
 	// From here an interrupt stops the run and the results are still

@@ -256,6 +256,9 @@ func printStats(w io.Writer, st swarm.LoadStats, res *report.Results, paced bool
 		fmt.Fprintf(w, " (%.1f/s achieved)", st.StartRate())
 	}
 	fmt.Fprintf(w, "; %s calls in %.1fs (%s calls/s)\n", report.Thousands(int64(st.Calls)), st.Seconds, rateText(st.CallRate()))
+	if st.Churned > 0 {
+		fmt.Fprintf(w, "herd: load: %s sessions opened, read on and dropped without ending them (churn)\n", report.Thousands(st.Churned))
+	}
 	if values := res.OverallLatency(); values != nil {
 		parts := make([]string, len(values))
 		for i, p := range report.Percentiles {

@@ -25,6 +25,7 @@ type transportOptions struct {
 	token       string
 	allowWrites bool
 	maxResponse int64
+	findCeiling string // a bound: step the rate up until it fails (ceiling.go)
 }
 
 // defaultInFlight is the agents at once over a transport when neither
@@ -37,13 +38,14 @@ func (o *transportOptions) addFlags(cmd *cobra.Command) {
 	f.StringVar(&o.worldFile, "world", "", "the world file a served herd target runs (default: the built-in world it names)")
 	f.Float64Var(&o.rate, "rate", 0, "start this many agents a second (over a transport; default: as fast as --max-in-flight allows)")
 	f.DurationVar(&o.duration, "duration", 0, "stop starting agents after this long (over a transport); those running finish")
-	f.StringVar(&o.arrival, "arrival", "", "arrival profile: constant (the default, at --rate), ramp:FROM-TO (agents a second, over --duration), spike or spike:PEAK")
+	f.StringVar(&o.arrival, "arrival", "", "arrival profile: constant (the default, at --rate), ramp:FROM-TO (agents a second, over --duration), spike or spike:PEAK, churn or churn:SHARE (constant, and SHARE of starts also open a session, read on it and drop it unended; default 0.5)")
 	f.IntVar(&o.maxInFlight, "max-in-flight", 0, fmt.Sprintf("most agents running at once over a transport (default: --workers, or %d)", defaultInFlight))
 	f.StringArrayVar(&o.allowHosts, "allow-host", nil, "allow this non-loopback target host (repeatable); herd loads only this machine otherwise")
 	f.DurationVar(&o.callTimeout, "call-timeout", target.DefaultCallTimeout, "longest one call may take over a transport before it counts as a timeout")
 	f.Int64Var(&o.maxResponse, "max-response-bytes", target.DefaultMaxResponseBytes, "largest answer an HTTP target may send (a response body, or one SSE event); a larger one fails the call as a transport error")
 	f.StringVar(&o.token, "token", "", "bearer token for an HTTP target (default: $"+tokenEnv+")")
 	f.BoolVar(&o.allowWrites, "allow-writes", false, "external servers: also call tools that may write (never without this flag)")
+	f.StringVar(&o.findCeiling, "find-ceiling", "", "step the start rate up (from --rate, each step --duration long) until BOUND fails, e.g. 'p99<200ms,errors<1%'; report the last rate within it and the curve")
 }
 
 // transportLoad checks the flags that depend on the kind of target, before
@@ -106,6 +108,9 @@ func (o *swarmCmdOptions) loadConfig(rs *runSettings) (*swarm.Load, error) {
 			return nil, usageErrf("--arrival: peaks at %g agents a second, above the cap of %d", peak, swarm.MaxRate)
 		}
 		pacer, l.Pacer = p, p
+		if l.Churn, err = swarm.ChurnShare(t.arrival); err != nil {
+			return nil, flagErr(err)
+		}
 	}
 	if !o.set.agents && t.duration > 0 {
 		// A duration-bound run starts as many agents as fit in it.

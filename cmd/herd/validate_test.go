@@ -45,9 +45,9 @@ func TestValidateAcceptsGoodWorlds(t *testing.T) {
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	want := "../../engine/testdata/shop.yaml: ok (4 types, 8 tools, 1 goal)\n" +
+	want := "../../engine/testdata/shop.yaml: ok (4 types, 8 tools, 2 goals)\n" +
 		"../../engine/testdata/costly.yaml: ok (1 type, 5 tools, 0 goals)\n" +
-		"mock:crm: ok (2 types, 8 tools, 3 goals)\n"
+		"mock:crm: ok (2 types, 8 tools, 4 goals)\n"
 	if out != want {
 		t.Fatalf("stdout:\n%s\nwant:\n%s", out, want)
 	}

@@ -166,6 +166,21 @@ func decodeRecord(w *engine.World, first *engine.RecordType, m map[string]any) (
 			}
 		}
 	}
+	if rt == nil && first != nil {
+		// A field renamed upstream (the world's schema_drift fault) is a
+		// key the type does not have: the record is still the tool's if its
+		// id says so, and the renamed field reads as missing, as the engine
+		// shows it to an in-process agent.
+		known := make(map[string]any, len(m))
+		for k, v := range m {
+			if first.Field(k) != nil {
+				known[k] = v
+			}
+		}
+		if len(known) < len(m) && fitsKnown(first, known) {
+			rt, m = first, known
+		}
+	}
 	if rt == nil {
 		return nil, fmt.Errorf("not a record of world %s", w.Name)
 	}
@@ -174,6 +189,17 @@ func decodeRecord(w *engine.World, first *engine.RecordType, m map[string]any) (
 		return nil, fmt.Errorf("%s record: %w", rt.Name, err)
 	}
 	return rec, nil
+}
+
+// fitsKnown reports whether m, its unknown keys dropped, has rt's id.
+func fitsKnown(rt *engine.RecordType, m map[string]any) bool {
+	for _, f := range rt.Fields {
+		if f.Type == engine.FieldID {
+			id, ok := m[f.Name].(string)
+			return ok && strings.HasPrefix(id, f.Prefix)
+		}
+	}
+	return false
 }
 
 // clip shortens a payload for an error message.
