@@ -518,16 +518,21 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	fmt.Fprintf(o.chatter(s), "herd: swarm %s: %s agents × %d variant(s), seed %d, faults %s\n",
 		o.targetArg, report.Thousands(int64(cfg.Agents)), len(cfg.Variants), cfg.Seed, cfg.Profile.Name)
 	if o.transport.findCeiling != "" {
+		// The search's steps are a run in flight: an interrupt stops it
+		// and the curve so far is still written.
+		stopRunning := swarm.Running(ctx)
 		res, err := runCeiling(ctx, o.chatter(s), o, cfg, tgt)
+		stopRunning()
 		if err != nil {
 			return err
 		}
-		res.Lint = lintFindings(cfg)
+		res.Lint = unlessInterrupted(ctx, s, func() []report.LintFinding { return lintFindings(cfg) })
+		res.LintTokens = worldLintTokens(cfg)
 		code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 		if err != nil {
 			return err
 		}
-		return exitFor(interruptedCode(ctx, res.Partial, code))
+		return exitFor(interruptedCode(ctx, code))
 	}
 	prog := newProgress(s.err, o.progressMode(), plan.Episodes(), o.progressLoad())
 	plan.SetProgress(prog.update, prog.every)
@@ -551,7 +556,6 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 			return usageErr(err)
 		}
 	}
-
 	res.LintTokens = worldLintTokens(cfg)
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
