@@ -319,8 +319,11 @@ func (a *agent) resend(ti int, t *engine.Tool, target *resolved, sent map[string
 
 // refrainBelow is the action confidence under which no tool says it does
 // what the goal asks: the reader's choice is a guess among tools that do
-// other things.
-const refrainBelow = 0.03
+// other things. It is "nothing matched at all", not "matched weakly": a
+// weak match is a paraphrase or a near-synonym ("bump the priority" and a
+// tool that changes the priority), which a careful reader tries rather
+// than refuses — refusing needs every tool to say it does something else.
+const refrainBelow = 0.005
 
 // declines decides, before an action, whether the agent refuses it because
 // no tool fits (the reader model's confidence for the action is below
