@@ -35,23 +35,39 @@ var useOfflineVocabularies = sync.OnceFunc(func() {
 })
 
 // Tokenizer counts tokens of one encoding.
+//
+// Loading an encoding's vocabulary takes about 0.2 s of CPU and 35 MB (a
+// map of 200,000 byte strings): more than a whole swarm of a few hundred
+// agents. So the vocabulary is loaded on the first count that needs it,
+// and the definitions of the built-in worlds' tools are counted once,
+// ahead, into knownCounts (tokencounts.json, regenerated and checked
+// against the encoder by the tests): a run on a built-in world never loads
+// it.
 type Tokenizer struct {
 	name string
-	enc  *tiktoken.Tiktoken
+	enc  func() (*tiktoken.Tiktoken, error)
 }
 
-// NewTokenizer loads an encoding (one of Encodings) from the embedded
-// vocabularies.
+// NewTokenizer makes a counter of an encoding (one of Encodings), read
+// from the embedded vocabularies when it is first needed.
 func NewTokenizer(encoding string) (*Tokenizer, error) {
 	if !slices.Contains(Encodings, encoding) {
 		return nil, fmt.Errorf("encoding %q: want one of %s", encoding, strings.Join(Encodings, ", "))
 	}
-	useOfflineVocabularies()
-	enc, err := tiktoken.GetEncoding(encoding)
+	return &Tokenizer{name: encoding, enc: sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
+		useOfflineVocabularies()
+		return tiktoken.GetEncoding(encoding)
+	})}, nil
+}
+
+// encoder is the loaded encoding. The vocabularies are embedded in the
+// binary: failing to read them is a broken build, not bad input.
+func (t *Tokenizer) encoder() *tiktoken.Tiktoken {
+	enc, err := t.enc()
 	if err != nil {
-		return nil, fmt.Errorf("encoding %s: %w", encoding, err)
+		panic(fmt.Sprintf("lint: the embedded %s vocabulary does not load: %v", t.name, err))
 	}
-	return &Tokenizer{name: encoding, enc: enc}, nil
+	return enc
 }
 
 // Encoding is the encoding's name (o200k_base).
@@ -67,10 +83,19 @@ func (t *Tokenizer) Encoding() string { return t.name }
 // the square of its length: a hostile description of a megabyte without
 // a space would otherwise take hours.)
 func (t *Tokenizer) Count(s string) int {
+	if n, ok := knownCount(t.name, s); ok {
+		return n
+	}
+	return t.count(s)
+}
+
+// count encodes s, never from knownCounts.
+func (t *Tokenizer) count(s string) int {
+	enc := t.encoder()
 	n := 0
 	for len(s) > 0 {
 		cut := chunkEnd(s, countChunk)
-		n += len(t.enc.EncodeOrdinary(s[:cut]))
+		n += len(enc.EncodeOrdinary(s[:cut]))
 		s = s[cut:]
 	}
 	return n

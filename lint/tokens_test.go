@@ -119,7 +119,7 @@ func TestCountInChunks(t *testing.T) {
 	if len(text) <= 4*countChunk {
 		t.Fatalf("the text (%d bytes) does not span several chunks", len(text))
 	}
-	if got, want := tok.Count(text), len(tok.enc.EncodeOrdinary(text)); got != want {
+	if got, want := tok.Count(text), len(tok.encoder().EncodeOrdinary(text)); got != want {
 		t.Errorf("chunked count %d, the encoder's %d", got, want)
 	}
 	// A schema's JSON has long runs without a space.
@@ -136,7 +136,7 @@ func TestCountInChunks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := tk.Count(schema), len(tk.enc.EncodeOrdinary(schema)); got != want {
+		if got, want := tk.Count(schema), len(tk.encoder().EncodeOrdinary(schema)); got != want {
 			t.Errorf("%s: a definition with a schema: chunked count %d, the encoder's %d", enc, got, want)
 		}
 	}
