@@ -227,19 +227,7 @@ func fieldCause(err error) error {
 func personaMix(in []MixWeight) ([]swarm.MixEntry, string, error) {
 	pack := personas.Builtin()
 	if len(in) == 0 {
-		var mix []swarm.MixEntry
-		weighted := false
-		for _, p := range pack.Personas {
-			weighted = weighted || p.Weight > 0
-		}
-		for _, p := range pack.Personas {
-			w := 1.0
-			if weighted {
-				w = p.Weight
-			}
-			mix = append(mix, swarm.MixEntry{Persona: p, Weight: w})
-		}
-		return mix, "", nil
+		return swarm.PackMix(pack), "", nil
 	}
 	var mix []swarm.MixEntry
 	var parts []string
@@ -294,8 +282,8 @@ func (c *catalogue) execute(ctx context.Context, pr *preparedRun, progress runPr
 	if res == nil {
 		return nil, "", fmt.Errorf("run %s: %w", pr.id, err)
 	}
-	res.Lint = lintFindings(pr.cfg)
-	res.LintTokens = lintTokens(pr.cfg)
+	res.Lint = pr.cfg.LintFindings()
+	res.LintTokens = pr.cfg.LintTokens()
 	if len(pr.thresholds) > 0 {
 		ts, err := report.ParseThresholds(res, pr.thresholds)
 		if err != nil {
@@ -332,41 +320,6 @@ func (c *catalogue) execute(ctx context.Context, pr *preparedRun, progress runPr
 
 // errRunTimeCap is the cause of a run stopped by MaxRunTime.
 var errRunTimeCap = errors.New("the run-time cap")
-
-// lintFindings lints the descriptions under each variant of the run, as
-// herd swarm does, so that the document holds the same findings.
-func lintFindings(cfg swarm.Config) []report.LintFinding {
-	var out []report.LintFinding
-	for _, v := range cfg.Variants {
-		for _, f := range lint.Lint(cfg.World, v, cfg.Descriptions[v]).Findings {
-			out = append(out, report.LintFinding(f))
-		}
-	}
-	return out
-}
-
-// lintTokens is what the tool definitions cost a model under each variant
-// of the run, as herd swarm records it.
-func lintTokens(cfg swarm.Config) []report.LintTokens {
-	tok, err := lint.NewTokenizer(lint.DefaultEncoding)
-	if err != nil {
-		return nil // the vocabularies are embedded: this does not happen
-	}
-	var out []report.LintTokens
-	for _, v := range cfg.Variants {
-		out = append(out, resultsTokens(v, tok.Cost(lint.FromWorld(cfg.World, v, cfg.Descriptions[v]))))
-	}
-	return out
-}
-
-// resultsTokens is a token cost as the results document holds it.
-func resultsTokens(variant string, c *lint.TokenCost) report.LintTokens {
-	lt := report.LintTokens{Variant: variant, Encoding: c.Encoding, Total: int64(c.Total)}
-	for _, t := range c.Tools {
-		lt.Tools = append(lt.Tools, report.LintToolTokens{Tool: t.Tool, Tokens: int64(t.Tokens)})
-	}
-	return lt
-}
 
 // outcomeCounts sums the document's counts over personas.
 func outcomeCounts(res *report.Results) []OutcomeCount {

@@ -207,7 +207,7 @@ func tokenCosts(variants []string, tools func(variant string) []lint.Tool) ([]re
 	out := []report.LintTokens{}
 	var b strings.Builder
 	for _, v := range variants {
-		lt := resultsTokens(v, tok.Cost(tools(v)))
+		lt := swarm.ResultsTokens(v, tok.Cost(tools(v)))
 		out = append(out, lt)
 		fmt.Fprintf(&b, "tool definitions under %s: %s tokens (%s)\n", v, report.Thousands(lt.Total), lt.Encoding)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/herd-sh/herd/engine/entropy"
+	"github.com/herd-sh/herd/personas"
 )
 
 // Assignment decides which persona and which goal agent i gets. The counts
@@ -157,4 +158,23 @@ func (p permutation) encrypt(x uint64) uint64 {
 		l, r = r, l^(entropy.Mix(r, k)&p.mask)
 	}
 	return l<<p.halfBits | r
+}
+
+// PackMix is the population of a pack when no mix is given: the pack's
+// own weights when it gives them (a fitted pack does), else every persona
+// alike.
+func PackMix(pack *personas.Pack) []MixEntry {
+	weighted := false
+	for _, p := range pack.Personas {
+		weighted = weighted || p.Weight > 0
+	}
+	mix := make([]MixEntry, 0, len(pack.Personas))
+	for _, p := range pack.Personas {
+		w := 1.0
+		if weighted {
+			w = p.Weight
+		}
+		mix = append(mix, MixEntry{Persona: p, Weight: w})
+	}
+	return mix
 }

@@ -220,34 +220,11 @@ func lintInterrupted(ctx context.Context, err error) error {
 	return err
 }
 
-// worldLintTokens counts, per variant of a run, what the world's tool
-// definitions cost a model, for the results document's lint_tokens.
-func worldLintTokens(cfg swarm.Config) []report.LintTokens {
-	tok, err := lint.NewTokenizer(lint.DefaultEncoding)
-	if err != nil {
-		return nil // the vocabularies are embedded: this does not happen
-	}
-	var out []report.LintTokens
-	for _, v := range cfg.Variants {
-		out = append(out, resultsTokens(v, tok.Cost(lint.FromWorld(cfg.World, v, cfg.Descriptions[v]))))
-	}
-	return out
-}
-
 // serverLintTokens is what an external server's tool definitions cost.
 func serverLintTokens(tools []*mcp.Tool) []report.LintTokens {
 	tok, err := lint.NewTokenizer(lint.DefaultEncoding)
 	if err != nil {
 		return nil
 	}
-	return []report.LintTokens{resultsTokens(swarm.ExternalVariant, tok.Cost(lintTools(tools)))}
-}
-
-// resultsTokens is a token cost as the results document holds it.
-func resultsTokens(variant string, c *lint.TokenCost) report.LintTokens {
-	lt := report.LintTokens{Variant: variant, Encoding: c.Encoding, Total: int64(c.Total)}
-	for _, t := range c.Tools {
-		lt.Tools = append(lt.Tools, report.LintToolTokens{Tool: t.Tool, Tokens: int64(t.Tokens)})
-	}
-	return lt
+	return []report.LintTokens{swarm.ResultsTokens(swarm.ExternalVariant, tok.Cost(lintTools(tools)))}
 }

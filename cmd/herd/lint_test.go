@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/herd-sh/herd/lint"
+	"github.com/herd-sh/herd/swarm"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -110,7 +111,7 @@ func TestLintResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := lint.Lint(w, "ambiguous", nil)
-	got := lintResults(r)
+	got := swarm.LintResults(r)
 	if len(got) != len(r.Findings) || len(got) == 0 {
 		t.Fatalf("%d results for %d findings", len(got), len(r.Findings))
 	}

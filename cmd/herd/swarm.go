@@ -254,22 +254,7 @@ const maxMixWeight = 1e9
 // equal weights.
 func parseMix(s string, pack *personas.Pack) ([]swarm.MixEntry, error) {
 	if strings.TrimSpace(s) == "" {
-		var mix []swarm.MixEntry
-		// The pack's own weights when it gives them (a fitted pack does),
-		// else every persona alike.
-		weighted := false
-		for _, p := range pack.Personas {
-			weighted = weighted || p.Weight > 0
-		}
-		for _, p := range pack.Personas {
-			w := 1.0
-			if weighted {
-				w = p.Weight
-			}
-			mix = append(mix, swarm.MixEntry{Persona: p, Weight: w})
-		}
-		return mix, nil
-
+		return swarm.PackMix(pack), nil
 	}
 	var mix []swarm.MixEntry
 	seen := map[string]bool{}
@@ -526,8 +511,8 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 		if err != nil {
 			return err
 		}
-		res.Lint = unlessInterrupted(ctx, s, func() []report.LintFinding { return lintFindings(cfg) })
-		res.LintTokens = worldLintTokens(cfg)
+		res.Lint = unlessInterrupted(ctx, s, func() []report.LintFinding { return cfg.LintFindings() })
+		res.LintTokens = cfg.LintTokens()
 		code, err := finishRun(s, res, o.out, o.thresholds, o.strict)
 		if err != nil {
 			return err
@@ -544,7 +529,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if res == nil {
 		return codeErr(exitUnreachable, runErr)
 	}
-	res.Lint = unlessInterrupted(ctx, s, func() []report.LintFinding { return lintFindings(cfg) })
+	res.Lint = unlessInterrupted(ctx, s, func() []report.LintFinding { return cfg.LintFindings() })
 	if model != nil {
 		if err := model.finish(res, o.chatter(s)); err != nil {
 			return err
@@ -556,7 +541,7 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 			return usageErr(err)
 		}
 	}
-	res.LintTokens = worldLintTokens(cfg)
+	res.LintTokens = cfg.LintTokens()
 	if tgt.RealTime() {
 		// transportLoad sets a pacer only for --rate or --arrival.
 		printStats(o.chatter(s), plan.LoadStats(), res, cfg.Load.Pacer != nil)
@@ -727,28 +712,6 @@ func shellQuote(w string) string {
 		return w
 	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-}
-
-// lintFindings lints the tool descriptions under each variant of the run,
-// so the report shows them beside the misuse rates they explain.
-func lintFindings(cfg swarm.Config) []report.LintFinding {
-	var out []report.LintFinding
-	for _, v := range cfg.Variants {
-		rep := lint.Lint(cfg.World, v, cfg.Descriptions[v])
-		out = append(out, lintResults(rep)...)
-	}
-	return out
-}
-
-// lintResults are a lint report's findings as a results document holds
-// them: the same fields, in the document's own type (lint builds no
-// results documents).
-func lintResults(r lint.Report) []report.LintFinding {
-	out := make([]report.LintFinding, len(r.Findings))
-	for i, f := range r.Findings {
-		out[i] = report.LintFinding(f)
-	}
-	return out
 }
 
 // otlpRun describes the run for the spans' resource.

@@ -181,7 +181,7 @@ func runExternal(ctx context.Context, s *streams, o *swarmCmdOptions, reached *s
 	printSkipped(s.err, run.Skipped)
 	res := run.Results
 	res.Lint = unlessInterrupted(ctx, s, func() []report.LintFinding {
-		return lintResults(lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant}))
+		return swarm.LintResults(lint.LintTools(lintTools(tools), lint.Options{World: server.Name, Variant: swarm.ExternalVariant}))
 	})
 	res.LintTokens = serverLintTokens(tools)
 	printStats(o.chatter(s), run.Stats, res, load.Pacer != nil)
