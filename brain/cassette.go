@@ -48,7 +48,6 @@ type Cassette struct {
 	mu      sync.Mutex
 	entries map[string]json.RawMessage
 	added   int
-	hits    int
 }
 
 // cassetteFile is the file's shape: entries sorted by request hash, so
@@ -200,9 +199,6 @@ func (c *Cassette) roundTrip(req *http.Request, next func(*http.Request) (*http.
 	}
 	c.mu.Lock()
 	resp, ok := c.entries[key]
-	if ok {
-		c.hits++
-	}
 	c.mu.Unlock()
 	if ok {
 		return &http.Response{

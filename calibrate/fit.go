@@ -2,20 +2,12 @@ package calibrate
 
 import (
 	"math"
-	"math/rand/v2"
+	"slices"
 )
 
 // counts are outcome counts per cell (a goal × variant) and class: the
 // agent's, or one persona's.
 type counts [][]float64
-
-func (c counts) clone() counts {
-	out := make(counts, len(c))
-	for i := range c {
-		out[i] = append([]float64(nil), c[i]...)
-	}
-	return out
-}
 
 func total(row []float64) float64 {
 	s := 0.0
@@ -124,75 +116,18 @@ func gStat(n, m counts) float64 {
 	return 2 * g
 }
 
-// multinomial draws n items over the probabilities p (summing to 1) into
-// out.
-func multinomial(r *rand.Rand, n int, p []float64, out []float64) {
-	clear(out)
-	cdf := make([]float64, len(p))
-	acc := 0.0
-	for i, x := range p {
-		acc += x
-		cdf[i] = acc
-	}
-	for range n {
-		u := r.Float64() * acc
-		k := 0
-		for k < len(cdf)-1 && u >= cdf[k] {
-			k++
-		}
-		out[k]++
-	}
-}
-
-// resample draws a sample of the same size per cell from each cell's
-// observed shares (the nonparametric bootstrap of a table of counts).
-func resample(r *rand.Rand, x counts) counts {
-	out := x.clone()
-	for c, row := range x {
-		N := total(row)
-		if N == 0 {
-			continue
-		}
-		p := make([]float64, len(row))
-		for k, v := range row {
-			p[k] = v / N
-		}
-		multinomial(r, int(N), p, out[c])
-	}
-	return out
-}
-
-// simulate draws counts of the sizes in like from the probabilities m.
-func simulate(r *rand.Rand, like, m counts) counts {
-	out := like.clone()
-	for c, row := range like {
-		multinomial(r, int(total(row)), m[c], out[c])
-	}
-	return out
-}
-
 // percentile is the q-quantile of xs (sorted in place), by linear
 // interpolation between order statistics.
 func percentile(xs []float64, q float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
-	sortFloats(xs)
+	slices.Sort(xs)
 	pos := q * float64(len(xs)-1)
 	lo := int(math.Floor(pos))
 	hi := min(lo+1, len(xs)-1)
 	f := pos - float64(lo)
 	return xs[lo]*(1-f) + xs[hi]*f
-}
-
-func sortFloats(xs []float64) {
-	// insertion sort is enough for a few hundred replicates, and keeps
-	// the order of equal values (the results are deterministic anyway).
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
 }
 
 // kappa is Cohen's κ of two raters' labels of the same items: observed
