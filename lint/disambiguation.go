@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/herd-sh/herd/internal/stemset"
 )
 
 // nearIdentical is the token Jaccard index from which two descriptions
@@ -20,24 +22,6 @@ type twin struct {
 	at   int     // u's position in the tool set
 	j    float64 // Jaccard index of the content stems
 	same bool    // the same words altogether
-}
-
-// sortedJaccard is the Jaccard index of two sorted, duplicate-free sets.
-func sortedJaccard(a, b []int32) float64 {
-	inter, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
-			inter++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
 // Confusion is a pair of tools a reader model found an agent likely to
@@ -170,7 +154,7 @@ func (ts *toolSet) twins(t *Tool) (closest []twin, more int) {
 			if float64(min(len(mine), len(theirs))) < nearIdentical*float64(max(len(mine), len(theirs))) {
 				continue
 			}
-			if jac := sortedJaccard(mine, theirs); jac >= nearIdentical {
+			if jac := stemset.Jaccard(mine, theirs); jac >= nearIdentical {
 				offer(twin{u: &ts.tools[j], at: int(j), j: jac})
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/herd-sh/herd/internal/stemset"
 )
 
 // manyLookAlikes is n near-identical tools: a world or a server from
@@ -91,7 +93,7 @@ func TestTwinsMatchEveryPairCompared(t *testing.T) {
 			}
 			if ts.norm[i] == ts.norm[j] {
 				want = append(want, twin{u: &ts.tools[j], at: j, j: 1, same: true})
-			} else if jac := sortedJaccard(a, b); jac >= nearIdentical {
+			} else if jac := stemset.Jaccard(a, b); jac >= nearIdentical {
 				want = append(want, twin{u: &ts.tools[j], at: j, j: jac})
 			}
 		}
@@ -127,7 +129,7 @@ func countTwins(ts *toolSet, i int) int {
 	n := 0
 	for j := range ts.tools {
 		a, b := ts.stems[i], ts.stems[j]
-		if j != i && len(a) > 0 && len(b) > 0 && (ts.norm[i] == ts.norm[j] || sortedJaccard(a, b) >= nearIdentical) {
+		if j != i && len(a) > 0 && len(b) > 0 && (ts.norm[i] == ts.norm[j] || stemset.Jaccard(a, b) >= nearIdentical) {
 			n++
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/herd-sh/herd/engine"
+
+	"github.com/herd-sh/herd/internal/stemset"
 )
 
 // Model is the reader model's precomputed view of a world under one
@@ -222,20 +224,7 @@ func similarSets(a, b []int32) bool {
 	if float64(min(len(a), len(b))) < boilerplateSimilarity*float64(max(len(a), len(b))) {
 		return false
 	}
-	both, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
-			both++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return float64(both)/float64(len(a)+len(b)-both) >= boilerplateSimilarity
+	return stemset.Jaccard(a, b) >= boilerplateSimilarity
 }
 
 // isAction tells the words a goal's verb is recognised by: the tools'
