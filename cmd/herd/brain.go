@@ -30,7 +30,7 @@ type brainOptions struct {
 	retries     int
 	cassette    string
 	record      bool
-	given       struct{ temperature, concurrency, any bool }
+	given       bool // any of the brain flags was given
 }
 
 // brainProvider is the one wire format spoken: OpenAI-compatible chat
@@ -53,9 +53,8 @@ func (b *brainOptions) addFlags(cmd *cobra.Command) {
 
 // readGiven notes which brain flags were given.
 func (b *brainOptions) readGiven(fs *pflag.FlagSet) {
-	b.given.temperature, b.given.concurrency = fs.Changed("temperature"), fs.Changed("brain-concurrency")
 	for _, n := range []string{"brain", "brain-url", "brain-key-env", "temperature", "max-steps", "brain-concurrency", "brain-retries", "cassette", "record"} {
-		b.given.any = b.given.any || fs.Changed(n)
+		b.given = b.given || fs.Changed(n)
 	}
 }
 
@@ -73,7 +72,7 @@ func (b *brainOptions) model() (string, error) {
 // check refuses brain flags that cannot work, before anything runs.
 func (b *brainOptions) check(spec target.Spec, set givenFlags, allowHosts []string) error {
 	if !b.on() {
-		if b.given.any {
+		if b.given {
 			return usageErrf("--brain-url, --cassette and the other model flags need --brain openai:MODEL")
 		}
 		return nil
@@ -135,12 +134,12 @@ var modelPersona = &personas.Persona{Name: "model", Description: "a language mod
 // line that reproduces the run (with the cassette, when there is one).
 func (b *brainOptions) start(o *swarmCmdOptions, cfg *swarm.Config) (*brainRun, error) {
 	model, _ := b.model()
+	// The temperature is always sent (0 unless given): left out, each
+	// endpoint would pick its own, and the same command would sample
+	// differently on Ollama and on vLLM.
+	t := b.temperature
 	s := brain.Settings{Model: model, URL: b.url, Key: os.Getenv(b.keyEnv), MaxSteps: b.maxSteps,
-		MaxRetries: b.retries, HTTPClient: target.NewHTTPClient(o.targetOptions())}
-	if b.given.temperature || b.temperature != 0 {
-		t := b.temperature
-		s.Temperature = &t
-	}
+		MaxRetries: b.retries, Temperature: &t, HTTPClient: target.NewHTTPClient(o.targetOptions())}
 	br := &brainRun{b: b}
 	if b.cassette != "" {
 		c, err := brain.OpenCassette(b.cassette, b.record)
@@ -180,7 +179,7 @@ func (b *brainOptions) flags() string {
 	if b.url != "" && b.cassette == "" {
 		p = append(p, "--brain-url", shellQuote(b.url))
 	}
-	if b.given.temperature || b.temperature != 0 {
+	if b.temperature != 0 {
 		p = append(p, "--temperature", fmt.Sprint(b.temperature))
 	}
 	if b.maxSteps != brain.DefaultMaxSteps {
@@ -196,12 +195,9 @@ func (b *brainOptions) flags() string {
 // (also after an interrupt: what finished is kept) and prints the cost.
 func (br *brainRun) finish(res *report.Results, chatter io.Writer) error {
 	u := br.client.Usage()
+	t := br.b.temperature
 	m := &report.ModelRun{Name: br.client.Model(), Endpoint: "openai-chat-completions", MaxSteps: br.b.maxSteps,
-		Requests: u.Requests, PromptTokens: u.PromptTokens, OutputTokens: u.OutputTokens}
-	if br.b.given.temperature || br.b.temperature != 0 {
-		t := br.b.temperature
-		m.Temperature = &t
-	}
+		Temperature: &t, Requests: u.Requests, PromptTokens: u.PromptTokens, OutputTokens: u.OutputTokens}
 	if br.cassette != nil {
 		if br.b.record {
 			if err := br.cassette.Save(); err != nil {
