@@ -167,7 +167,7 @@ func (c *catalogue) prepare(in RunInput) (*preparedRun, error) {
 	for _, v := range in.Variants {
 		v = strings.TrimSpace(v)
 		if !slices.Contains(known, v) {
-			return nil, refuse("variants: world %s has no variant %q (it has %s)", w.Name, v, strings.Join(known, ", "))
+			return nil, &refusal{unknownVariant("variants", w, v, known).Error()}
 		}
 		if slices.Contains(cfg.Variants, v) {
 			return nil, refuse("variants: %q given twice", v)

@@ -167,7 +167,7 @@ func (s *Server) describeWorld(_ context.Context, _ *mcp.CallToolRequest, in Des
 		v = w.DefaultVariant()
 	}
 	if !w.HasVariant(v) {
-		return toolError(fmt.Errorf("variant: world %s has no variant %q (it has %s)", w.Name, v, strings.Join(w.Variants, ", "))), nil, nil
+		return toolError(unknownVariant("variant", w, v, w.Variants)), nil, nil
 	}
 	d := w.Describe(v)
 	doc, err := json.MarshalIndent(d, "", "  ")
@@ -237,7 +237,7 @@ func (s *Server) lintWorld(_ context.Context, _ *mcp.CallToolRequest, in LintInp
 		variants = nil
 		for _, v := range in.Variants {
 			if !slices.Contains(known, v) {
-				return toolError(fmt.Errorf("variants: world %s has no variant %q (it has %s)", w.Name, v, strings.Join(known, ", "))), nil, nil
+				return toolError(unknownVariant("variants", w, v, known)), nil, nil
 			}
 			if !slices.Contains(variants, v) {
 				variants = append(variants, v)
@@ -435,7 +435,7 @@ func (s *Server) explain(_ context.Context, _ *mcp.CallToolRequest, in ExplainIn
 		variant = w.DefaultVariant()
 	}
 	if known := lint.VariantNames(w, descs); !slices.Contains(known, variant) {
-		return toolError(fmt.Errorf("variant: world %s has no variant %q (it has %s)", w.Name, variant, strings.Join(known, ", "))), nil, nil
+		return toolError(unknownVariant("variant", w, variant, known)), nil, nil
 	}
 	base := variant
 	if !w.HasVariant(base) {
@@ -617,4 +617,11 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/json", Text: string(data)}}}, nil
+}
+
+// unknownVariant is the error for a variant the world (with its
+// descriptions file, if any) does not have, naming the input field and the
+// variants there are.
+func unknownVariant(field string, w *engine.World, v string, known []string) error {
+	return fmt.Errorf("%s: world %s has no variant %q (it has %s)", field, w.Name, v, strings.Join(known, ", "))
 }
