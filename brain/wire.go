@@ -195,7 +195,10 @@ func decodeCompletion(body []byte) (*chatCompletion, error) {
 	case errors.As(err, &se):
 		where = fmt.Sprintf("byte %d: %v", se.Offset, se)
 	case errors.As(err, &te):
-		where = fmt.Sprintf("%s (byte %d): want %s, got %s", te.Field, te.Offset, te.Type, te.Value)
+		where = fmt.Sprintf("%s: want %s, got %s", te.Field, te.Type, te.Value)
+		if te.Offset > 0 { // a field's own decoder leaves it unset
+			where = fmt.Sprintf("%s (byte %d): want %s, got %s", te.Field, te.Offset, te.Type, te.Value)
+		}
 	default:
 		// A field's own decoder (content, arguments) failed: encoding/json
 		// names the field in its message.
