@@ -340,14 +340,15 @@ func (c *Client) attempt(ctx context.Context, body []byte) ([]byte, error) {
 	return answer, nil
 }
 
-// answerReadError says why an answer could not be read. One too large
-// is not read further, and not asked again: it would be as large.
+// answerReadError says why a 200 answer could not be read. It is not
+// asked again (as OpenAI's clients do not): one too large would be as
+// large again, and the caller's transport may have its own cap.
 func answerReadError(err error) error {
 	var tl *boundedio.TooLargeError
 	if errors.As(err, &tl) {
 		return fmt.Errorf("model endpoint: the answer is larger than %d MiB, the limit; not read further", tl.Limit>>20)
 	}
-	return &retryable{err: fmt.Errorf("model endpoint: reading the answer: %w", err)}
+	return fmt.Errorf("model endpoint: reading the answer: %w", err)
 }
 
 // maxErrorBody bounds what is read of an error answer: its message is
