@@ -228,6 +228,7 @@ func (c *Client) complete(ctx context.Context, req *chatRequest) (*chatCompletio
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.s.Timeout)
 	defer cancel()
+	var failed error // the last attempt's failure, once there was one
 	for retry := 0; ; retry++ {
 		answer, err := c.attempt(ctx, body)
 		if err == nil {
@@ -245,7 +246,7 @@ func (c *Client) complete(ctx context.Context, req *chatRequest) (*chatCompletio
 			return r, nil
 		}
 		if ctx.Err() != nil {
-			return nil, c.stopped(ctx, err)
+			return nil, c.stopped(ctx, err, failed)
 		}
 		var re *retryable
 		if !errors.As(err, &re) {
@@ -254,6 +255,7 @@ func (c *Client) complete(ctx context.Context, req *chatRequest) (*chatCompletio
 		if retry >= c.retries {
 			return nil, re.err
 		}
+		failed = re.err
 		delay, ok := retryDelay(re.header, retry, c.s.MaxRetryDelay)
 		if !ok {
 			// The endpoint asks for a longer wait than allowed: its
@@ -264,19 +266,24 @@ func (c *Client) complete(ctx context.Context, req *chatRequest) (*chatCompletio
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, c.stopped(ctx, re.err)
+			return nil, c.stopped(ctx, re.err, failed)
 		case <-t.C:
 		}
 	}
 }
 
-// stopped is the error of a request whose context ended: the caller's
-// cancellation, or the client's own timeout said so, with the last
-// attempt's error; errors.Is finds the context's error in both.
-func (c *Client) stopped(ctx context.Context, last error) error {
+// stopped is the error of a request whose context ended, during the
+// attempt that failed with last or the wait after it: the caller's
+// cancellation, or the client's own timeout said so with the last
+// failure the endpoint answered (failed, when the attempt cut short had
+// none of its own); errors.Is finds the context's error in both.
+func (c *Client) stopped(ctx context.Context, last, failed error) error {
 	var re *retryable
 	if errors.As(last, &re) {
 		last = re.err
+	}
+	if errors.Is(last, ctx.Err()) && failed != nil {
+		last = failed
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("model endpoint: no answer within %s, retries included (last: %v): %w", c.s.Timeout, last, context.DeadlineExceeded)
