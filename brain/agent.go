@@ -10,10 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/param"
-	"github.com/openai/openai-go/v3/shared"
-
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/engine/entropy"
 	"github.com/herd-sh/herd/personas"
@@ -39,7 +35,7 @@ type Agent struct {
 	c       *Client
 	world   *engine.World
 	variant string
-	tools   []openai.ChatCompletionToolUnionParam
+	tools   []chatTool
 	system  string
 	meant   func(*engine.Goal) string
 }
@@ -57,11 +53,8 @@ func NewAgent(c *Client, w *engine.World, variant string, descriptions map[strin
 		if !ok {
 			text = t.Description(variant)
 		}
-		fn := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(t.InputSchema())}
-		if text != "" {
-			fn.Description = param.NewOpt(text)
-		}
-		a.tools = append(a.tools, openai.ChatCompletionFunctionTool(fn))
+		a.tools = append(a.tools, chatTool{Type: "function",
+			Function: chatToolFunction{Name: t.Name, Description: text, Parameters: t.InputSchema()}})
 	}
 	return a
 }
@@ -90,29 +83,25 @@ func (a *Agent) Play(ctx context.Context, ep personas.Episode) (personas.Outcome
 	out := personas.Outcome{Meant: a.meant(ep.Goal)}
 	tr := &personas.Trace{Persona: ep.Persona.Name, Goal: ep.Goal.Name, Variant: a.variant, Intent: attempt.Intent,
 		Target: attempt.Target.ID(), Knows: maps.Clone(attempt.Knows)}
-	msgs := []openai.ChatCompletionMessageParamUnion{
-		openai.SystemMessage(a.system),
-		openai.UserMessage(userMessage(attempt)),
+	msgs := []chatMessage{
+		textMessage(roleSystem, a.system),
+		textMessage(roleUser, userMessage(attempt)),
 	}
-	p := openai.ChatCompletionNewParams{
-		Model: shared.ChatModel(a.c.s.Model),
+	p := chatRequest{
+		Model: a.c.s.Model,
 		Tools: a.tools,
 		// The agent's seed makes two agents' identical conversations two
 		// requests (two samples at a temperature above zero) and the same
 		// agent's the same request (one cassette entry).
-		Seed: param.NewOpt(int64(ep.Seed & math.MaxInt32)),
-	}
-	if t := a.c.s.Temperature; t != nil {
-		p.Temperature = param.NewOpt(*t)
-	}
-	if a.c.s.MaxTokens > 0 {
-		p.MaxTokens = param.NewOpt(int64(a.c.s.MaxTokens))
+		Seed:        int64(ep.Seed & math.MaxInt32),
+		Temperature: a.c.s.Temperature,
+		MaxTokens:   a.c.s.MaxTokens,
 	}
 	commits := map[string]int{}
 	answered := false
 	for step := 0; step < a.c.s.MaxSteps; step++ {
 		p.Messages = msgs
-		r, err := a.c.complete(ctx, p)
+		r, err := a.c.complete(ctx, &p)
 		if err != nil {
 			return personas.Outcome{}, fmt.Errorf("brain: agent seed %d, turn %d: %w", ep.Seed, step+1, err)
 		}
@@ -120,16 +109,16 @@ func (a *Agent) Play(ctx context.Context, ep personas.Episode) (personas.Outcome
 			return personas.Outcome{}, fmt.Errorf("brain: agent seed %d, turn %d: the endpoint answered no choice", ep.Seed, step+1)
 		}
 		m := r.Choices[0].Message
-		msgs = append(msgs, m.ToParam())
+		msgs = append(msgs, m.param())
 		if len(m.ToolCalls) == 0 {
-			tr.Steps = append(tr.Steps, personas.Step{Kind: StepAnswer, Result: clip(m.Content, 200), At: local.Elapsed()})
+			tr.Steps = append(tr.Steps, personas.Step{Kind: StepAnswer, Result: clip(string(m.Content), 200), At: local.Elapsed()})
 			answered = true
 			break
 		}
 		for _, call := range m.ToolCalls {
 			body, step := a.call(local, call, &out, commits)
 			tr.Steps = append(tr.Steps, step)
-			msgs = append(msgs, openai.ToolMessage(string(body), call.ID))
+			msgs = append(msgs, toolMessage(string(body), call.ID))
 		}
 	}
 	if !answered {
@@ -150,8 +139,8 @@ func (a *Agent) Play(ctx context.Context, ep personas.Episode) (personas.Outcome
 // call makes one of the model's tool calls on the session and returns
 // what the model is told (the tool result's JSON, as a served world
 // writes it) and the trace step.
-func (a *Agent) call(s *engine.Session, call openai.ChatCompletionMessageToolCallUnion, out *personas.Outcome, commits map[string]int) ([]byte, personas.Step) {
-	name := call.Function.Name
+func (a *Agent) call(s *engine.Session, call answerToolCall, out *personas.Outcome, commits map[string]int) ([]byte, personas.Step) {
+	name := string(call.Function.Name)
 	st := personas.Step{Kind: personas.StepAct, Tool: name, At: s.Elapsed()}
 	t := a.world.Tool(name)
 	if call.Type != "" && call.Type != "function" {
@@ -160,7 +149,7 @@ func (a *Agent) call(s *engine.Session, call openai.ChatCompletionMessageToolCal
 	if t == nil {
 		return refusal("unknown_tool", fmt.Sprintf("there is no tool %q", clip(name, 64)), &st)
 	}
-	args, err := decodeArgs(call.Function.Arguments)
+	args, err := decodeArgs(string(call.Function.Arguments))
 	if err != nil {
 		out.InvalidArgs++
 		return refusal("invalid_argument", err.Error(), &st)

@@ -222,7 +222,7 @@ func (c *Cassette) roundTrip(req *http.Request, next func(*http.Request) (*http.
 	got, err := boundedio.Read(live.Body, MaxResponseBytes)
 	live.Body.Close()
 	if err != nil {
-		return nil, fmt.Errorf("model answer: %w", err)
+		return nil, answerReadError(err)
 	}
 	if !json.Valid(got) {
 		return nil, fmt.Errorf("model answer is not JSON (%d bytes)", len(got))
