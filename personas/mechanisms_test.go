@@ -365,3 +365,24 @@ func TestSlipTakesAMisleadingTextAtFaceValue(t *testing.T) {
 		t.Errorf("a careful slip to a misleading delete: honest %.4f, misleading %.4f", ph, pm)
 	}
 }
+
+// "Not idempotent: pass request_id so that a retry does not create a
+// second event" states a property and gives advice; the create it mentions
+// is the tool's own action, not one it denies. "Not for changing…" is a
+// denial.
+func TestNotIdempotentIsNoDenial(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "update_event", kind: "custom", text: "Change an existing event's time or title."},
+		{name: "create_event", kind: "custom", text: "Create a new event. Not idempotent: pass request_id so that a retry after a timeout does not create a second event."},
+	}
+	_, m, g := readerScores(t, "Create one new event for the offsite", tools, "", careful)
+	if a := partOf(m.Explain(careful, g), "create_event").Action; a <= 0.5 {
+		t.Errorf("create_event under 'Not idempotent: … does not create a second event': action %.3f, want its own verb matched (> 0.5)", a)
+	}
+	tools[1].text = "Create a new event. Not for changing an existing event: use update_event."
+	_, m, g = readerScores(t, "Change the offsite event's time", tools, "", careful)
+	if a := partOf(m.Explain(careful, g), "create_event").Action; a >= 0 {
+		t.Errorf("create_event under 'Not for changing…': action %.3f, want a denial (< 0)", a)
+	}
+}

@@ -360,8 +360,11 @@ const warningLabelCue = 0.5
 // is not a refund", "It does not look at refunds", "Not for deleting",
 // "Don't use this to hide contacts". The words it negates count against
 // the tool; elsewhere a negation ("so that a retry cannot charge twice")
-// only flips cues.
-var denial = regexp.MustCompile(`^(?i)(?:not\b|never\b|(?:this|it)(?: tool| endpoint)? (?:is not|isn't|does not|doesn't|will not|won't|cannot|can't|never|should not|shouldn't|must not)\b|(?:do not|don't|never|avoid) (?:use|call|using|calling)\b|(?:please )?(?:do not|don't) (?:use|call) (?:this|it)\b)`)
+// only flips cues. A sentence that opens with "Not" denies only in a
+// denial's form ("Not for…", "Not a…"): "Not idempotent: pass request_id so
+// that a retry does not create a second event" states a property and
+// advice, and the create it mentions is the tool's own action.
+var denial = regexp.MustCompile(`^(?i)(?:not (?:for|a|an|the|to|used|meant|intended|suitable|designed|how|what|when|where)\b|never\b|(?:this|it)(?: tool| endpoint)? (?:is not|isn't|does not|doesn't|will not|won't|cannot|can't|never|should not|shouldn't|must not)\b|(?:do not|don't|never|avoid) (?:use|call|using|calling)\b|(?:please )?(?:do not|don't) (?:use|call) (?:this|it)\b)`)
 
 // verbFrame is what may stand before a sentence's action word: adverbs
 // ("Permanently delete…"), "This tool deletes…", "Use this to delete…",
