@@ -117,7 +117,7 @@ var (
 	advNegation = stemsOf("not", "never", "no", "avoid", "without", "unless", "nor")
 	advTwice    = stemsOf("twice", "double", "duplicate", "duplicates", "duplicated", "second", "another", "doubled", "repeated")
 	advEach     = stemsOf("each", "every")
-	advCallWord = stemsOf("call", "calls", "request", "requests", "attempt", "invocation", "retry")
+	advCallWord = stemsOf("call", "calls", "request", "requests", "attempt", "invocation", "retry", "time", "times")
 	advSafe     = stemsOf("safe", "safely", "harmless", "harmlessly", "idempotent")
 	advIdem     = stemsOf("idempotent", "idempotently")
 	advKeyWord  = stemsOf("idempotency", "dedup", "deduplication", "deduplicate")

@@ -105,11 +105,25 @@ var builtinLexicon = slices.Concat(
 		group(1.0, "turn off", "switch off"),
 		pair(0.7, "enable", "turn on", "switch on"),
 		pair(0.7, "disable", "turn off", "switch off"),
+		// Operations verbs: starting and stopping a machine, a job or a
+		// service, as every API that runs things words them (EC2's
+		// RunInstances launches; a stopped box was shut down).
+		group(0.8, "start", "launch", "run", "kick off", "fire up", "start up"),
+		group(0.8, "stop", "halt", "shut down", "power off", "power down", "shut off"),
+		pair(0.7, "stop", "turn off", "switch off", "bring down", "wind down"),
+		// Magnitude verbs: to bump a priority is to increase it. ("Raise"
+		// is left out: a customer raises a problem as often as a limit is
+		// raised.)
+		group(1.0, "increase", "bump", "boost", "bump up", "step up", "scale up", "turn up"),
+		group(1.0, "decrease", "lower", "reduce", "scale down", "turn down"),
 	},
+	family(0.8, []string{"start", "launch"}, "boot", "spin up", "power on", "power up", "bring up"),
 	// Verbs that change a record without saying "update": a record API's
 	// update is how they are done.
 	family(0.7, updateHeads, "rename", "reschedule", "move", "point", "set", "mark", "adjust", "correct", "fix",
-		"revise", "reassign", "retitle", "relabel", "rewrite", "repoint", "redirect", "reprice", "extend", "shorten"),
+		"revise", "reassign", "retitle", "relabel", "rewrite", "repoint", "redirect", "reprice", "extend", "shorten",
+		// A new size or level for a record is a change of it.
+		"resize", "scale", "upgrade", "downgrade", "increase", "decrease", "lower", "bump", "reduce", "boost", "toggle", "flip", "tweak"),
 	// Ways of making a record go away: some keep it (hiding), most do not.
 	family(0.8, deleteHeads, "purge", "wipe", "drop", "discard", "get rid", "throw away", "take down", "tear down",
 		"scrap", "obliterate", "expunge", "nuke"),

@@ -15,6 +15,9 @@ type toolMatch struct {
 	also       matches // the verb as an action the tool does along with its own
 	ctx        []matches
 	relevance  [][]matches // per redirect: per purpose word, its best match among the intent's words
+	// purposeAct is, per redirect with a purpose verb, how well that verb
+	// matches the goal's action (its verb or one of its senses).
+	purposeAct []matches
 }
 
 // reading is one intent matched against every tool.
@@ -171,6 +174,7 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 			}
 			if len(v.redirects) > 0 {
 				tm.relevance = make([][]matches, len(v.redirects))
+				tm.purposeAct = make([]matches, len(v.redirects))
 				all := make([]string, 0, len(in.words)+len(in.senses)+1)
 				all = append(all, in.verb)
 				for _, s := range in.senses {
@@ -180,6 +184,9 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 					all = append(all, iw.stem)
 				}
 				for k, red := range v.redirects {
+					if red.verb != "" {
+						tm.purposeAct[k] = mt.findVerb(&in, []string{red.verb})
+					}
 					tm.relevance[k] = make([]matches, len(red.purpose))
 					for j, pw := range red.purpose {
 						tm.relevance[k][j] = mt.find(pw, false, all)

@@ -111,13 +111,9 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 	}
 	unsure := unsureGate * (1 - math.Min(best, 1))
 	isCand := pos0(cands)
+	acts := make([]float64, len(cands))
 	for i, ti := range cands {
-		pos[ti] = i
-		v := &rd.views[ti][lv]
-		tm := &rd.tools[ti][lv]
-		p := &parts[i]
-		p.Tool = m.world.Tools[ti].Name
-		a := actionMatch(tm, lit)
+		a := actionMatch(&rd.tools[ti][lv], lit)
 		// "To change the plan, use update_subscription" on a tool says
 		// that tool is not how to change the plan: for a goal the
 		// redirect's purpose describes, it is a denial, as "not for
@@ -125,6 +121,25 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		if d := m.redirectDenial(rd, ti, lv, isCand, tr); d > 0 && d >= math.Max(a, 0) {
 			a = -d
 		}
+		acts[i] = a
+	}
+	// others is how surely another candidate than i does the goal's action.
+	others := func(i int) float64 {
+		o := 0.0
+		for j, a := range acts {
+			if j != i {
+				o = math.Max(o, math.Min(a, 1))
+			}
+		}
+		return o
+	}
+	for i, ti := range cands {
+		pos[ti] = i
+		v := &rd.views[ti][lv]
+		tm := &rd.tools[ti][lv]
+		p := &parts[i]
+		p.Tool = m.world.Tools[ti].Name
+		a := acts[i]
 		p.Action = a
 		p.Context = contextMatch(in, tm, lit)
 		gate := math.Max(a, 0)
@@ -147,7 +162,12 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 			p.Cues -= tr.Caution * warnWeight * saturate(lossWarn)
 		}
 		if in.repeat {
-			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cueRepeatReassure])*gate - warnWeight*saturate(v.cues[cueRepeatWarn]))
+			// A warning that a call repeats ("not idempotent", "each call
+			// creates another") is a reason to prefer another tool only
+			// as far as another does the job: on the one tool that does
+			// it, it is advice on how to call it (a key, a read-back),
+			// which the agent heeds after choosing (advice.go).
+			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cueRepeatReassure])*gate - warnWeight*saturate(v.cues[cueRepeatWarn])*others(i))
 		}
 		// A goal that says when ("end it then", "at the end of the
 		// period") is not done by a tool that says it acts at once: the
@@ -181,7 +201,7 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 			if !ok {
 				continue
 			}
-			f := tr.Attention * relevance(tm.relevance[k], lit)
+			f := tr.Attention * redirectRelevance(tm, r, k, lit)
 			from, to := i, j
 			if r.away {
 				from, to = j, i
@@ -210,7 +230,7 @@ func (m *Model) redirectDenial(rd *reading, ti int, lv attentionLevel, isCand fu
 		if r.away || r.other == ti || !isCand(r.other) {
 			continue
 		}
-		d = math.Max(d, tr.Attention*relevance(tm.relevance[k], tr.Literalness))
+		d = math.Max(d, tr.Attention*redirectRelevance(tm, r, k, tr.Literalness))
 	}
 	return d
 }
@@ -259,6 +279,23 @@ func contextMatch(in *intent, tm *toolMatch, lit float64) float64 {
 		}
 	}
 	return sum / in.total
+}
+
+// redirectRelevance is how much redirect k of a tool applies to the goal:
+// how much its purpose describes the goal (relevance), and, when the purpose
+// names an action, as far as that is the goal's action or the tool's own
+// action is not. "To change the type of an existing instance, use
+// modify_instance" on a tool that launches does not send away a reader who
+// wants to launch, however many words the two share; "to keep the data, use
+// archive_contact" on delete_contact still applies to a goal that hides.
+func redirectRelevance(tm *toolMatch, r redirect, k int, lit float64) float64 {
+	rel := relevance(tm.relevance[k], lit)
+	if r.verb == "" {
+		return rel
+	}
+	purpose := math.Min(tm.purposeAct[k].value(lit), 1)
+	own := math.Min(math.Max(actionMatch(tm, lit), 0), 1)
+	return rel * (purpose + (1-purpose)*(1-own))
 }
 
 // relevance is how much a redirect's purpose describes this intent: the

@@ -40,6 +40,12 @@ type redirect struct {
 	other   int  // the tool mentioned
 	away    bool // true: score moves from other to this tool; false: from this tool to other
 	purpose []string
+	// verb is the purpose's action ("change" in "To change the type, use
+	// modify_instance"), "" when it names none ("use X instead"). A
+	// redirect is about a goal only as far as the goal asks that action:
+	// launching a new instance is not changing the type of one, however
+	// many words the two share.
+	verb string
 }
 
 // Cue kinds: warnings and reassurances about losing data (weighed when the
@@ -73,7 +79,7 @@ var cueTexts = []struct {
 		"irrevocably", "hard delete", "no undo", "lost", "for good", "obliterate", "expunge", "no recovery"}},
 	{cuePreserveReassure, []string{"keep", "reversible", "restore", "undo", "recoverable", "recover", "retain",
 		"preserve", "history kept", "unarchive", "soft delete", "bring back", "intact", "safe"}},
-	{cueRepeatWarn, []string{"each call", "every call", "again", "twice", "duplicate", "double"}},
+	{cueRepeatWarn, []string{"each call", "every call", "each time", "every time", "again", "twice", "duplicate", "double"}},
 	{cueRepeatReassure, []string{"idempotent", "idempotency", "safe retry", "repeat safe", "at most once", "exactly once",
 		"safe to retry", "safely retry"}},
 }
@@ -492,9 +498,11 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 		if len(purpose) == 0 && prev != nil {
 			purpose = prev.denied // "Don't use this to hide contacts; call archive_contact."
 		}
+		pverb := purposeVerb(purpose, r)
 		purpose, _ = r.augment(purpose)
 		for i := range reds {
 			reds[i].purpose = purpose
+			reds[i].verb = pverb
 		}
 		v.redirects = append(v.redirects, reds...)
 		if s.role == roleAvoid {
@@ -683,4 +691,15 @@ func countNow(seq []string) int {
 		}
 	}
 	return n
+}
+
+// purposeVerb is the first action word of a redirect's purpose, skipping
+// light verbs ("if you want to hide it": hide), or "" when it has none.
+func purposeVerb(purpose []string, r *relater) string {
+	for _, w := range purpose {
+		if !lightVerbs[w] && !stopWords[w] && r.isActionWord(w) {
+			return w
+		}
+	}
+	return ""
 }
