@@ -116,6 +116,9 @@ var builtinLexicon = slices.Concat(
 		// raised.)
 		group(1.0, "increase", "bump", "boost", "bump up", "step up", "scale up", "turn up"),
 		group(1.0, "decrease", "lower", "reduce", "scale down", "turn down"),
+		// Moving a thing is shifting or relocating it (WordNet holds shift one
+		// of move's many kinds, too weak to count).
+		group(0.8, "move", "shift", "relocate"),
 	},
 	family(0.8, []string{"start", "launch"}, "boot", "spin up", "power on", "power up", "bring up"),
 	// Verbs that change a record without saying "update": a record API's

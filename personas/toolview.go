@@ -490,7 +490,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	}
 	if len(reds) > 0 {
 		var purpose []string
-		for _, w := range seq {
+		for _, w := range purposeWords(raw, tn.names[reds[0].other], seq, tn) {
 			if !redirectWords[w] {
 				purpose = append(purpose, w)
 			}
@@ -702,4 +702,61 @@ func purposeVerb(purpose []string, r *relater) string {
 		}
 	}
 	return ""
+}
+
+// clauseBreak separates the clauses of a sentence that a redirect's purpose
+// does not cross: "Its date and time stay put: to shift when it happens,
+// use update_event" sends the reader to update_event for shifting when it
+// happens, not for what stays put.
+var purposeBreak = regexp.MustCompile(`[:;]|\s[—–-]\s`)
+
+// purposeWords are the words of the clause of raw that names tool (the
+// redirect's target), or of the clause before it when that one holds
+// nothing but the instruction ("For rescheduling: use update_event"); seq,
+// the whole sentence's words, when raw has one clause.
+func purposeWords(raw, tool string, seq []string, tn *toolNames) []string {
+	breaks := purposeBreak.FindAllStringIndex(raw, -1)
+	at := strings.Index(lower(raw), tool)
+	if len(breaks) == 0 || at < 0 {
+		return seq
+	}
+	var clauses []string
+	from := 0
+	for _, b := range breaks {
+		clauses = append(clauses, raw[from:b[0]])
+		from = b[1]
+	}
+	clauses = append(clauses, raw[from:])
+	for i, c := range clauses {
+		if i < len(breaks) && at >= breaks[i][0] {
+			continue // the tool is named in a later clause
+		}
+		words := clauseWords(c, tn)
+		if !hasContent(words) && i > 0 {
+			return append(clauseWords(clauses[i-1], tn), words...)
+		}
+		return words
+	}
+	return seq
+}
+
+// clauseWords are a clause's words, tool mentions left out.
+func clauseWords(c string, tn *toolNames) []string {
+	var out []string
+	for _, t := range tokenize(c, tn.index) {
+		if t.tool < 0 {
+			out = append(out, t.word)
+		}
+	}
+	return out
+}
+
+// hasContent reports whether words hold any word but redirect words.
+func hasContent(words []string) bool {
+	for _, w := range words {
+		if !redirectWords[w] {
+			return true
+		}
+	}
+	return false
 }
