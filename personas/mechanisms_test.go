@@ -386,3 +386,21 @@ func TestNotIdempotentIsNoDenial(t *testing.T) {
 		t.Errorf("create_event under 'Not for changing…': action %.3f, want a denial (< 0)", a)
 	}
 }
+
+// Reference boilerplate — what the call returns, which webhook it sends,
+// which scope it needs — is no sentence a skimmer takes for what the tool
+// does: it reads past it to the sentence that tells the tools apart.
+func TestSkimmerReadsPastRoutineSentences(t *testing.T) {
+	tt := toolText{segs: readStructure("Schedule a cancellation. The call returns the subscription object and sends a subscription.updated webhook. Requires the billing:write scope. The subscription stays active until its paid period ends.")}
+	var got []string
+	for _, i := range tt.skimmed(skimWords) {
+		got = append(got, tt.segs[i].text)
+	}
+	if want := "Schedule a cancellation. The subscription stays active until its paid period ends."; strings.Join(got, " ") != want {
+		t.Errorf("skimmed %q, want %q", strings.Join(got, " "), want)
+	}
+	// A read tool's "Returns …" is what it does, and stays prose.
+	if s := readStructure("Returns the contact with this id."); len(s) != 1 || s[0].role != roleBody {
+		t.Errorf("'Returns the contact…' read as %+v, want one body sentence", s)
+	}
+}

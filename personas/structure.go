@@ -84,7 +84,11 @@ func readStructure(desc string) []segment {
 		}
 		text := strings.Join(para, " ")
 		for _, s := range sentences(text) {
-			out = append(out, segment{text: s, role: paraRole, caps: shouting(s), label: paraLabel, item: paraItem})
+			role := paraRole
+			if role == roleBody && routineSentence.MatchString(s) {
+				role = roleReturns
+			}
+			out = append(out, segment{text: s, role: role, caps: shouting(s), label: paraLabel, item: paraItem})
 		}
 		para = para[:0]
 	}
@@ -301,3 +305,12 @@ var warnStems = stemSet("warning", "danger", "careful", "caution", "irreversible
 func (s *segment) informative() bool {
 	return !s.boiler && (s.role == roleBody || s.role == roleWarning) && len(stems(s.text)) > 0
 }
+
+// routineSentence is a sentence of reference boilerplate that says what a
+// call returns, which webhook it sends or which scope it needs ("The call
+// returns the subscription object and sends a subscription.updated
+// webhook", "Requires the billing:write scope"): read as a Returns
+// section, it is never what a skimmer takes for what the tool does. A
+// sentence that opens with "Returns" stays prose: for a read tool it is
+// what the tool does.
+var routineSentence = regexp.MustCompile(`^(?i)(?:the (?:call|request|response|endpoint|method|operation|api)\s+(?:also\s+)?(?:returns|responds|sends)\b|(?:it|this(?: call| endpoint| tool)?)\s+(?:also\s+)?sends an?\s+[\w.:-]+\s+(?:webhook|event)\b|requires (?:the |an? )?[\w:./-]+ (?:scope|permission|role|token|header)s?\b)`)
