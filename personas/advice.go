@@ -182,8 +182,11 @@ func readAdvice(m *Model, descriptions map[string]string) *adviceTable {
 			text = d
 		}
 		// A sentence a skimmer sees is read once for both levels that
-		// see it.
-		first := sentences(FirstSentence(text))
+		// see it. What a skimmer sees is what its view of the tool read
+		// (the first informative sentences, to a word budget): advice in
+		// "Run instances. NOTE: THIS LAUNCHES A NEW INSTANCE EVERY TIME IT
+		// IS CALLED." reaches it as the words do.
+		first := m.views[i][seeFirst].seen
 		all := sentences(text)
 		for _, s := range all {
 			lvs := everything

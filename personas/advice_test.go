@@ -316,31 +316,33 @@ func TestNeutralTextsChangeNothing(t *testing.T) {
 	}
 }
 
+// Each case's first sentence is long enough to fill a skimmer's word
+// budget, so the advice after it is what only a reader of everything sees.
 func TestAdviceReading(t *testing.T) {
 	cases := []struct {
 		text string
 		want []adviceKind
 	}{
-		{"Refund a charge. Pass an idempotency_key and reuse it when you retry.", []adviceKind{adviceKey}},
-		{"Refund a charge. Retrying may refund twice.", []adviceKind{adviceGuard}},
-		{"Refund a charge. Not idempotent: each call refunds again.", []adviceKind{adviceGuard}},
-		{"Refund a charge. A retry after a timeout may refund twice.", []adviceKind{adviceGuard}},
-		{"Refund a charge. If the call times out, call get_charge before retrying.", []adviceKind{adviceGuard}},
-		{"Refund a charge. Check the status before retrying.", []adviceKind{adviceGuard}},
-		{"Refund a charge. Safe to retry.", []adviceKind{adviceSafe}},
-		{"Refund a charge. On rate_limited, wait for the Retry-After header before calling again.", []adviceKind{adviceWait}},
-		{"Refund a charge. Do not retry.", []adviceKind{adviceNoRetry}},
-		{"Refund a charge. Requires the expected_version you read.", []adviceKind{adviceVersion}},
-		{"Refund a charge. The charge must be captured first with capture_charge.", []adviceKind{adviceFirst}},
-		{"Refund a charge. To safely retry requests without accidentally performing the same operation twice, include an Idempotency-Key header.", []adviceKind{adviceKey, adviceGuard}},
-		{"Refund a charge. Retries with the same idempotency key are safe.", []adviceKind{adviceKey}},
-		{"Refund a charge. This endpoint is idempotent; it is safe to retry.", []adviceKind{adviceSafe}},
-		{"Refund a charge. Requests that time out may still have been processed: query the refund status before retrying.", []adviceKind{adviceGuard}},
-		{"Refund a charge. If you get a 429, back off for the number of seconds in Retry-After.", []adviceKind{adviceWait}},
-		{"Refund a charge. Never retry a failed refund automatically.", []adviceKind{adviceNoRetry}},
-		{"Refund a charge. The charge must be captured first.", []adviceKind{adviceFirst}},
-		{"Refund a charge. The refund shows on the card in a few days; amounts are in cents.", nil},
-		{"Refund a charge. Returns the charge, with the first refund listed first.", nil},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Pass an idempotency_key and reuse it when you retry.", []adviceKind{adviceKey}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Retrying may refund twice.", []adviceKind{adviceGuard}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Not idempotent: each call refunds again.", []adviceKind{adviceGuard}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. A retry after a timeout may refund twice.", []adviceKind{adviceGuard}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. If the call times out, call get_charge before retrying.", []adviceKind{adviceGuard}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Check the status before retrying.", []adviceKind{adviceGuard}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Safe to retry.", []adviceKind{adviceSafe}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. On rate_limited, wait for the Retry-After header before calling again.", []adviceKind{adviceWait}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Do not retry.", []adviceKind{adviceNoRetry}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Requires the expected_version you read.", []adviceKind{adviceVersion}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. The charge must be captured first with capture_charge.", []adviceKind{adviceFirst}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. To safely retry requests without accidentally performing the same operation twice, include an Idempotency-Key header.", []adviceKind{adviceKey, adviceGuard}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Retries with the same idempotency key are safe.", []adviceKind{adviceKey}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. This endpoint is idempotent; it is safe to retry.", []adviceKind{adviceSafe}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Requests that time out may still have been processed: query the refund status before retrying.", []adviceKind{adviceGuard}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. If you get a 429, back off for the number of seconds in Retry-After.", []adviceKind{adviceWait}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Never retry a failed refund automatically.", []adviceKind{adviceNoRetry}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. The charge must be captured first.", []adviceKind{adviceFirst}},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. The refund shows on the card in a few days; amounts are in cents.", nil},
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Returns the charge, with the first refund listed first.", nil},
 	}
 	yaml := `
 world: read
