@@ -404,3 +404,16 @@ func TestSkimmerReadsPastRoutineSentences(t *testing.T) {
 		t.Errorf("'Returns the contact…' read as %+v, want one body sentence", s)
 	}
 }
+
+// An OpenAPI operation's method and path, operationId and responses are
+// reference: a skimmer reads the summary and the description.
+func TestSkimmerReadsPastOpenAPIMetadata(t *testing.T) {
+	tt := toolText{segs: readStructure("POST /v1/instances/{id}/stop\noperationId: stop_instance\nsummary: Stop an instance\ndescription: It shuts down but keeps its disks.\nresponses:\n  \"200\": The stopped instance.")}
+	var got []string
+	for _, i := range tt.skimmed(skimWords) {
+		got = append(got, tt.segs[i].text)
+	}
+	if want := "Stop an instance It shuts down but keeps its disks."; strings.Join(got, " ") != want {
+		t.Errorf("skimmed %q, want %q", strings.Join(got, " "), want)
+	}
+}

@@ -53,6 +53,10 @@ var sectionLabels = map[string]segRole{
 	"inputs": roleParams, "input": roleParams, "options": roleParams, "fields": roleParams, "keyword arguments": roleParams,
 	"returns": roleReturns, "return": roleReturns, "return value": roleReturns, "yields": roleReturns, "output": roleReturns,
 	"outputs": roleReturns, "response": roleReturns, "result": roleReturns, "results": roleReturns,
+	"responses": roleReturns,
+	// An OpenAPI operation's metadata: reference, not what the tool does.
+	"operationid": roleReturns, "operation id": roleReturns, "method": roleReturns, "path": roleReturns,
+	"endpoint": roleReturns, "route": roleReturns, "tags": roleReturns, "security": roleReturns, "scopes": roleReturns,
 	"raises": roleRaises, "errors": roleRaises, "error": roleRaises, "exceptions": roleRaises, "throws": roleRaises,
 	"failures": roleRaises, "error codes": roleRaises,
 	"example": roleExample, "examples": roleExample, "usage": roleExample, "sample": roleExample, "example usage": roleExample,
@@ -109,6 +113,13 @@ func readStructure(desc string) []segment {
 		if line == "" {
 			flush()
 			inline = -1
+			continue
+		}
+		if httpOperation.MatchString(line) {
+			// "POST /v1/instances/{id}/stop": the operation's method and
+			// path, reference a skimmer reads past.
+			flush()
+			out = append(out, segment{text: line, role: roleReturns})
 			continue
 		}
 		header := strings.HasPrefix(line, "#")
@@ -314,3 +325,7 @@ func (s *segment) informative() bool {
 // sentence that opens with "Returns" stays prose: for a read tool it is
 // what the tool does.
 var routineSentence = regexp.MustCompile(`^(?i)(?:the (?:call|request|response|endpoint|method|operation|api)\s+(?:also\s+)?(?:returns|responds|sends)\b|(?:it|this(?: call| endpoint| tool)?)\s+(?:also\s+)?sends an?\s+[\w.:-]+\s+(?:webhook|event)\b|requires (?:the |an? )?[\w:./-]+ (?:scope|permission|role|token|header)s?\b)`)
+
+// httpOperation is a line that is an HTTP method and a path, as texts
+// generated from an OpenAPI document open.
+var httpOperation = regexp.MustCompile("^(?:`)?(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\\s+/\\S*(?:`)?$")
