@@ -6,6 +6,8 @@ package personas
 // each intent word in each strength class. A persona's scores are then
 // arithmetic on these matches at its literalness.
 
+import "slices"
+
 // toolMatch is how one tool's view answers one intent.
 type toolMatch struct {
 	verbPlace  matches // the verb where the tool names its action
@@ -19,6 +21,12 @@ type toolMatch struct {
 	// matches the goal's action (its verb or one of its senses).
 	purposeAct []matches
 }
+
+// denominalWeight is how surely a goal whose verb is the thing a tool makes
+// ("tag" and create_tag) asks for that tool's action: nearly as surely as
+// the same verb, a little less, since "create" may not be how the goal
+// wants it done.
+const denominalWeight = 0.8
 
 // reading is one intent matched against every tool.
 type reading struct {
@@ -162,6 +170,11 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 			v := &views[ti][lv]
 			tm := &rd.tools[ti][lv]
 			tm.verbPlace = mt.findVerb(&in, v.verbs)
+			if slices.Contains(v.object, in.verb) {
+				// "Tag the release" and create_tag: the goal's verb is the
+				// thing the tool makes.
+				tm.verbPlace.add(wordMatch{weight: denominalWeight, kind: relSame, word: in.verb})
+			}
 			tm.incidental = mt.find(in.verb, true, v.words) // a particle's sense counts only where a tool names its action
 			tm.negated = mt.findVerb(&in, v.negated)        // "not for changing a plan" denies a downgrade read as a change
 			tm.opposed = mt.opposition(in.verb, v.verbs)

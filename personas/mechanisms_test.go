@@ -417,3 +417,62 @@ func TestSkimmerReadsPastOpenAPIMetadata(t *testing.T) {
 		t.Errorf("skimmed %q, want %q", strings.Join(got, " "), want)
 	}
 }
+
+// "For good" on a tool that makes something lasting is no loss warning;
+// on a tool that removes, or beside a removal, it is.
+func TestPermanenceWarnsOnlyOfRemoval(t *testing.T) {
+	warns := func(name, text string) float64 {
+		w, err := engine.Parse("p.yaml", []byte(`world: p
+version: 1
+seed: 1
+variants: [v]
+types:
+  commit:
+    count: 1
+    fields: {id: {type: id, prefix: "c_"}}
+tools:
+  `+name+`:
+    kind: custom
+    record: commit
+    descriptions: {v: "`+text+`"}
+    params: {id: {type: str, required: true}}
+goals:
+  g:
+    intent: "Do something to commit {{target.id}}"
+    target: {record: commit}
+    knows: {id: target.id}
+    outcomes:
+      - {class: done, severity: ok, when: "true"}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return newModel(t, w, "v").views[0][seeEverything].cues[cuePreserveWarn]
+	}
+	if n := warns("create_tag", "Pin a fixed name on a commit, for good."); n != 0 {
+		t.Errorf("a tag pinned for good: loss warning %.2f, want none", n)
+	}
+	if n := warns("delete_tag", "Delete a tag. This is permanent."); n == 0 {
+		t.Error("a delete tool's 'This is permanent.' is no loss warning")
+	}
+	if n := warns("reset_branch", "The commits after it are thrown out for good."); n == 0 {
+		t.Error("'thrown out for good' is no loss warning")
+	}
+}
+
+// "Tag the release" asks for what create_tag does: the goal's verb is the
+// thing the tool makes.
+func TestGoalVerbThatNamesTheToolsThing(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "create_branch", kind: "custom", text: "Start a new line of work at a commit."},
+		{name: "create_tag", kind: "custom", text: "Pin a fixed name such as a release version on a commit."},
+	}
+	_, m, g := readerScores(t, "Tag the release: mark the commit as version 2.4", tools, "", careful)
+	if a := partOf(m.Explain(careful, g), "create_tag").Action; a < denominalWeight*0.9 {
+		t.Errorf("create_tag for 'tag the release': action %.3f, want ≥ %.2f", a, denominalWeight*0.9)
+	}
+	if a := partOf(m.Explain(careful, g), "create_branch").Action; a > 0.3 {
+		t.Errorf("create_branch for 'tag the release': action %.3f, want none", a)
+	}
+}

@@ -16,6 +16,12 @@ import (
 type view struct {
 	name      []string // the keys of the tool's name
 	verb      string   // the name's action word
+	removes   bool     // the name's action removes something (delete_, purge_): its permanence is loss
+	// object is what a tool that makes or sends a thing names as that thing
+	// (create_tag: tag). A goal whose verb is that noun asks for what the
+	// tool does: to tag a commit is to create a tag on it, to label an
+	// issue to add a label.
+	object []string
 	verbs     []string // keys in a verb's place: the name's verb, each prose sentence's action word
 	words     []string // every key read in prose, the name and parameter docs, but negated ones
 	aside     []string // keys read in Returns/Raises sections: context, never the action
@@ -121,7 +127,8 @@ var opposite = [cueKinds]int{cuePreserveReassure, cuePreserveWarn, cueRepeatReas
 // reassurance that is the sentence's action (at index action) is what the
 // tool does, not a promise about its consequences: "Restore an archived
 // contact" does not reassure a reader who wants to keep data.
-func countCues(seq []string, action int, w float64, counts *[cueKinds]float64) {
+func countCues(seq []string, action int, w float64, removes bool, counts *[cueKinds]float64) {
+	removal := removes || anyRemoval(seq)
 	for _, c := range cues {
 		for i := 0; i+len(c.words) <= len(seq); i++ {
 			if !slices.Equal(seq[i:i+len(c.words)], c.words) {
@@ -130,6 +137,9 @@ func countCues(seq []string, action int, w float64, counts *[cueKinds]float64) {
 			kind := c.kind
 			if (i >= 1 && cueNegations[seq[i-1]]) || (i >= 2 && cueNegations[seq[i-2]]) {
 				kind = opposite[kind]
+			}
+			if kind == cuePreserveWarn && permanence[c.text] && !removal {
+				break // "pin a name on a commit, for good": lasting, nothing lost
 			}
 			if i == action && kind == cuePreserveReassure {
 				continue
@@ -250,7 +260,15 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 	var out [3]view
 	skim := tt.skimmed(skimWords)
 	for lv := seeName; lv <= seeEverything; lv++ {
-		v := view{name: name, words: append([]string(nil), name...), verb: verb}
+		v := view{name: name, words: append([]string(nil), name...), verb: verb,
+			removes: verb != "" && (removalStems[verb] || r.inFamily(verb, "delete", 0.6))}
+		if verb != "" && makesThing(verb, r) {
+			for _, w := range name {
+				if w != verb && !stopWords[w] {
+					v.object = append(v.object, w)
+				}
+			}
+		}
 		if verb != "" {
 			v.verbs = append(v.verbs, verb)
 			if k, ok := r.compounds[verb]; ok {
@@ -259,7 +277,7 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 		}
 		// A name that destroys ("purge_records") warns; one that restores
 		// is an action, not a reassurance.
-		countCues(name, -1, 1, &v.cues)
+		countCues(name, -1, 1, v.removes, &v.cues)
 		v.cues[cuePreserveReassure], v.cues[cueRepeatReassure] = 0, 0
 		var prev *sentenceRead
 		switch lv {
@@ -281,7 +299,7 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 			for _, p := range t.Params {
 				ws, _ := r.augment(stems(nameWords(p.Name) + " " + p.Description))
 				v.words = append(v.words, ws...)
-				countCues(ws, -1, 1, &v.cues)
+				countCues(ws, -1, 1, v.removes, &v.cues)
 			}
 			a := t.Annotations
 			if a.ReadOnly {
@@ -352,7 +370,7 @@ func (v *view) noticeCues(s *segment) {
 	if s.caps {
 		w = emphasis
 	}
-	countCues(seq, -1, w, &v.cues)
+	countCues(seq, -1, w, v.removes, &v.cues)
 	if s.role == roleWarning || s.label {
 		v.cues[cuePreserveWarn] += w * warningLabelCue
 	}
@@ -468,7 +486,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	case roleParams:
 		aug, _ := r.augment(seq)
 		v.words = append(v.words, aug...)
-		countCues(seq, -1, w, &v.cues)
+		countCues(seq, -1, w, v.removes, &v.cues)
 		return nil
 	}
 	var reds []redirect
@@ -530,7 +548,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	elsewhere := len(others) == 0 && otherAction.MatchString(trimmed) && !slices.Contains(seq, v.verb)
 	if elsewhere {
 		var warn [cueKinds]float64
-		countCues(seq, -1, w, &warn)
+		countCues(seq, -1, w, v.removes, &warn)
 		v.cues[cuePreserveWarn] += warn[cuePreserveWarn]
 		v.cues[cueRepeatWarn] += warn[cueRepeatWarn]
 		return nil
@@ -573,7 +591,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	}
 	aug, _ := r.augment(seq)
 	v.words = append(v.words, aug[len(seq):]...)
-	countCues(seq, action, w, &v.cues)
+	countCues(seq, action, w, v.removes, &v.cues)
 	if s.role == roleWarning {
 		v.cues[cuePreserveWarn] += w * warningLabelCue
 	}
@@ -760,3 +778,34 @@ func hasContent(words []string) bool {
 	}
 	return false
 }
+
+// permanence cues say that what a call does lasts. They warn of loss only
+// where something is removed — by the sentence ("removed for good") or by
+// the tool itself (delete_contact's "This is permanent") — not where a
+// call makes something that lasts ("Pin a name on a commit, for good").
+var permanence = setOf("permanently", "permanent", "forever", "for good", "irreversible", "irreversibly",
+	"irrevocable", "irrevocably", "no way back", "no undo")
+
+// removalStems are words that say something is removed or lost.
+var removalStems = stemSet("delete", "deleted", "remove", "removed", "erase", "erased", "destroy", "destroyed", "purge",
+	"purged", "wipe", "wiped", "drop", "dropped", "discard", "discarded", "lose", "lost", "gone", "vanish", "vanishes",
+	"disappear", "terminate", "overwrite", "overwritten", "replace", "replaced", "reset", "throw", "thrown", "cancel",
+	"revoke", "forfeit", "forfeits", "obliterate", "expunge", "trash", "clear", "nuke", "scrap", "kill")
+
+func anyRemoval(seq []string) bool {
+	for _, w := range seq {
+		if removalStems[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// makesThing reports whether a name's verb makes, gives or sends the thing
+// the rest of the name names: create_tag, add_label, send_invoice,
+// apply_discount.
+func makesThing(verb string, r *relater) bool {
+	return r.inFamily(verb, "create", 0.7) || r.inFamily(verb, "send", 0.7) || thingVerbs[verb]
+}
+
+var thingVerbs = stemSet("apply", "attach", "set", "put", "post", "assign", "give", "place")
