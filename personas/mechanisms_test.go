@@ -91,9 +91,9 @@ func TestLapseGrowsWithAmbiguityAndKeepsTheTextEffect(t *testing.T) {
 	}
 }
 
-// A skimmer reads to a word budget, not one sentence: facts an emoji
-// layout spreads over short lines reach it, and a long first sentence is
-// still all it reads.
+// A skimmer reads a title over the text and then to a word budget, not one
+// sentence: facts an emoji layout spreads over short lines reach it, and a
+// long first sentence is still all it reads.
 func TestSkimmerReadsToAWordBudget(t *testing.T) {
 	skim := func(desc string) string {
 		tt := toolText{segs: readStructure(desc)}
@@ -103,7 +103,7 @@ func TestSkimmerReadsToAWordBudget(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	if got := skim("🚫 Discontinue an item\nThe item can no longer be sold.\n♻️ Its stock history is kept.\n💡 Reversible."); got != "The item can no longer be sold. Its stock history is kept." {
+	if got := skim("🚫 Discontinue an item\nThe item can no longer be sold.\n♻️ Its stock history is kept.\n💡 Reversible."); got != "Discontinue an item The item can no longer be sold. Its stock history is kept." {
 		t.Errorf("short lines: skimmed %q", got)
 	}
 	long := "Discontinue an item: it can no longer be sold or reordered, but its stock history is kept. Reversible."
@@ -474,5 +474,21 @@ func TestGoalVerbThatNamesTheToolsThing(t *testing.T) {
 	}
 	if a := partOf(m.Explain(careful, g), "create_branch").Action; a > 0.3 {
 		t.Errorf("create_branch for 'tag the release': action %.3f, want none", a)
+	}
+}
+
+// "Renaming an existing channel? update_channel." is a redirect: a question
+// answered with a tool.
+func TestQuestionAnsweredWithAToolIsARedirect(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "create_channel", kind: "custom", text: "Creates a new, empty channel with the name you give. Renaming an existing channel? update_channel."},
+		{name: "update_channel", kind: "custom", text: "Changes a channel's topic."},
+	}
+	_, m, g := readerScores(t, "Rename the channel to team-blue", tools, "", careful)
+	for _, te := range m.ExplainChoice(careful, g).Actions[0].Tools {
+		if te.Tool == "create_channel" && (len(te.Redirects) != 1 || te.Redirects[0].Tool != "update_channel") {
+			t.Errorf("create_channel's question and answer: redirects %+v, want one to update_channel", te.Redirects)
+		}
 	}
 }

@@ -87,7 +87,7 @@ func readStructure(desc string) []segment {
 			return
 		}
 		text := strings.Join(para, " ")
-		for _, s := range sentences(text) {
+		for _, s := range joinAnswers(sentences(text)) {
 			role := paraRole
 			if role == roleBody && routineSentence.MatchString(s) {
 				role = roleReturns
@@ -329,3 +329,28 @@ var routineSentence = regexp.MustCompile(`^(?i)(?:the (?:call|request|response|e
 // httpOperation is a line that is an HTTP method and a path, as texts
 // generated from an OpenAPI document open.
 var httpOperation = regexp.MustCompile("^(?:`)?(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\\s+/\\S*(?:`)?$")
+
+// joinAnswers keeps a question and the tool that answers it in one
+// sentence: "Renaming an existing channel? update_channel." sends the
+// reader to update_channel for renaming, as "to rename it, use
+// update_channel" does.
+func joinAnswers(ss []string) []string {
+	out := ss[:0:0]
+	for i := 0; i < len(ss); i++ {
+		if i+1 < len(ss) && strings.HasSuffix(ss[i], "?") && answersWithTool(ss[i+1]) {
+			out = append(out, ss[i]+" "+ss[i+1])
+			i++
+			continue
+		}
+		out = append(out, ss[i])
+	}
+	return out
+}
+
+// answersWithTool: a short sentence that names a tool ("archive_channel.",
+// "Use update_channel.").
+func answersWithTool(s string) bool {
+	return len(strings.Fields(s)) <= 4 && (strings.Contains(s, "_") || answerVerb.MatchString(s))
+}
+
+var answerVerb = regexp.MustCompile(`^(?i)(?:use|try|see|call)\b`)

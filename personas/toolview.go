@@ -14,14 +14,14 @@ import (
 // the tool only reads, the redirects ("use X instead") it read, and whether
 // the tool's name, annotations and text disagree about what it does.
 type view struct {
-	name      []string // the keys of the tool's name
-	verb      string   // the name's action word
-	removes   bool     // the name's action removes something (delete_, purge_): its permanence is loss
+	name    []string // the keys of the tool's name
+	verb    string   // the name's action word
+	removes bool     // the name's action removes something (delete_, purge_): its permanence is loss
 	// object is what a tool that makes or sends a thing names as that thing
 	// (create_tag: tag). A goal whose verb is that noun asks for what the
 	// tool does: to tag a commit is to create a tag on it, to label an
 	// issue to add a label.
-	object []string
+	object    []string
 	verbs     []string // keys in a verb's place: the name's verb, each prose sentence's action word
 	words     []string // every key read in prose, the name and parameter docs, but negated ones
 	aside     []string // keys read in Returns/Raises sections: context, never the action
@@ -202,15 +202,22 @@ const (
 // or section content.
 func (tt *toolText) skimmed(budget int) []int {
 	var out []int
-	words := 0
+	words, read := 0, 0
 	for i := range tt.segs {
 		s := &tt.segs[i]
+		if s.role == roleTitle && read == 0 && !s.boiler {
+			// A title over the text ("✏️ Rename / change topic") is the
+			// first thing a skimmer's eye meets; it costs no budget.
+			out = append(out, i)
+			continue
+		}
 		if !s.informative() {
 			continue
 		}
 		out = append(out, i)
+		read++
 		words += len(stems(s.text))
-		if words >= budget || len(out) == 2 {
+		if words >= budget || read == 2 {
 			break
 		}
 	}
@@ -473,6 +480,11 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 			}
 		}
 	}
+	// "Renaming an existing channel? update_channel.": a question answered
+	// with a tool sends the reader there.
+	if strings.Contains(raw, "? ") {
+		hasVerb = true
+	}
 	v.textWords += len(seq)
 	w := 1.0
 	if s.caps {
@@ -555,8 +567,11 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	}
 	denies := denial.MatchString(trimmed)
 	action := -1
-	if s.role != roleTitle && !denies {
-		if aw := actionWord(trimmed); aw != "" {
+	if !denies {
+		// A title names the tool's action when it opens with one
+		// ("✏️ Rename / change topic"), not when it names a thing
+		// ("Contacts API").
+		if aw := actionWord(trimmed); aw != "" && (s.role != roleTitle || r.isActionWord(aw)) {
 			action = slices.Index(seq, aw)
 		}
 	}
