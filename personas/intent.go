@@ -32,8 +32,13 @@ type intent struct {
 	later    bool         // "end it then", "at the end of the period": a tool that acts at once acts too early
 }
 
-var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",
+var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous", "alone", "unchanged", "untouched",
 	"recoverable", "reversible", "safe", "undo")
+// leaveAlone is a clause that asks to leave something as it is: a
+// constraint on the action, not one of its own ("stick it to the top, and
+// leave its wording alone").
+var leaveAlone = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:leave|let|keep)\b.{0,60}?\b(?:alone|as is|as it is|as they are|unchanged|untouched|intact)\b`)
+
 var repeatWords = stemSet("once", "only", "single", "exactly", "twice")
 
 // constraintWords say how, not what: they weigh cues, they are not words
@@ -124,6 +129,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			if isAction(w) {
 				addWord(w)
 			}
+		}
+		if leaveAlone.MatchString(raw) {
+			continue // "leave its wording alone": what must not change, no action
 		}
 		if !imperative(raw) || cl.explains && len(verbs) > 0 {
 			continue // a statement, or a request said again after its colon

@@ -492,3 +492,32 @@ func TestQuestionAnsweredWithAToolIsARedirect(t *testing.T) {
 		}
 	}
 }
+
+// "Message {{knows.id}} has the rota: stick it to the top" states something
+// of a message, then asks; "leave its wording alone" is a constraint, not a
+// second action.
+func TestNounSubjectAndLeaveAlone(t *testing.T) {
+	for in, want := range map[string]string{
+		"Message {{knows.id}} has the on-call rota: pin it":                      "the Message {{knows.id}} has the on-call rota: pin it",
+		"Channel {{knows.id}} (#{{target.name}}) should be called #x: rename it": "the Channel {{knows.id}} (#{{target.name}}) should be called #x: rename it",
+		"Archive {{target.name}}: they left":                                     "Archive {{target.name}}: they left",
+	} {
+		if got := subjectPlaceholders(in); got != want {
+			t.Errorf("subjectPlaceholders(%q) = %q, want %q", in, got, want)
+		}
+	}
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "post_message", kind: "custom", text: "Post a new message to a channel."},
+		{name: "pin_message", kind: "custom", text: "Pin a message to the top of its channel."},
+	}
+	_, m, g := readerScores(t, "Message {{knows.name}} has the rota: pin it to the top of its channel, and leave its wording alone", tools, "", careful)
+	acts := m.ExplainChoice(careful, g).Actions
+	if len(acts) != 1 || acts[0].Verb != stem("pin") {
+		var verbs []string
+		for _, a := range acts {
+			verbs = append(verbs, a.Verb)
+		}
+		t.Errorf("actions %v, want one: pin", verbs)
+	}
+}

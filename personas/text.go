@@ -418,8 +418,17 @@ var clauseSubject = regexp.MustCompile(`(^|[.!?;:—–]\s*)\{\{[^{}]*\}\}(\s+\p
 // their subscription"). The subject becomes "they", which no reader takes
 // for an action.
 func subjectPlaceholders(intent string) string {
+	intent = nounSubject.ReplaceAllString(intent, "${1}the ${2} ${3}")
 	return clauseSubject.ReplaceAllString(intent, "${1}they${2}")
 }
+
+// nounSubject is a noun and its placeholder opening a clause, followed by a
+// verb that states something of it: "Message {{knows.id}} has the on-call
+// rota", "Instance {{knows.id}} keeps running out of memory", "Channel
+// {{knows.id}} (#{{target.name}}) should be called …". The noun is the
+// clause's subject, not a request to message or to instance; "Archive
+// {{target.name}}: they left" stays a request.
+var nounSubject = regexp.MustCompile(`(^|[.!?;:—–]\s*)(\pL[\pL-]*)\s+(\{\{[^{}]*\}\}(?:\s*\([^()]*\))?\s+(?:has|have|is|are|was|were|should|needs|must|will|keeps|can|cannot|can't|does|doesn't|isn't|wants|belongs|gets|looks|seems|holds|contains|shows|says|still|already)\b)`)
 
 // removePlaceholders drops {{…}} from an intent template: placeholders are
 // names and values, not the words a reader matches tools against.
