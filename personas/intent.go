@@ -32,8 +32,9 @@ type intent struct {
 	later    bool         // "end it then", "at the end of the period": a tool that acts at once acts too early
 }
 
-var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous", "alone", "unchanged", "untouched",
-	"recoverable", "reversible", "safe", "undo")
+var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",
+	"alone", "unchanged", "untouched", "recoverable", "reversible", "safe", "undo")
+
 // leaveAlone is a clause that asks to leave something as it is: a
 // constraint on the action, not one of its own ("stick it to the top, and
 // leave its wording alone").
