@@ -521,3 +521,28 @@ func TestNounSubjectAndLeaveAlone(t *testing.T) {
 		t.Errorf("actions %v, want one: pin", verbs)
 	}
 }
+
+// A changelog's notes say what the tool does now: "v2.0: now also renames
+// channels in place" names the action; "renaming moved to update_channel"
+// sends the reader there; "new channels always start empty" promotes
+// nothing.
+func TestChangelogNotes(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "create_channel", kind: "custom", text: "Creates a channel. v2.0: new channels always start empty; renaming moved to update_channel."},
+		{name: "update_channel", kind: "custom", text: "Updates a channel's settings. v2.0: now also renames channels in place."},
+	}
+	_, m, g := readerScores(t, "Rename the channel to team-blue", tools, "", careful)
+	parts := m.Explain(careful, g)
+	if a := partOf(parts, "update_channel").Action; a < 0.9 {
+		t.Errorf("update_channel under 'v2.0: now also renames…': action %.3f, want the verb in its place (≥ 0.9)", a)
+	}
+	if p := partOf(parts, "create_channel").Promo; p != 0 {
+		t.Errorf("'always start empty' read as promotion: %.3f", p)
+	}
+	for _, te := range m.ExplainChoice(careful, g).Actions[0].Tools {
+		if te.Tool == "create_channel" && (len(te.Redirects) != 1 || te.Redirects[0].Tool != "update_channel") {
+			t.Errorf("'renaming moved to update_channel': redirects %+v, want one to update_channel", te.Redirects)
+		}
+	}
+}

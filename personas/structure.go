@@ -88,6 +88,10 @@ func readStructure(desc string) []segment {
 		}
 		text := strings.Join(para, " ")
 		for _, s := range joinAnswers(sentences(text)) {
+			s = strings.TrimSpace(versionNote.ReplaceAllString(s, ""))
+			if s == "" {
+				continue
+			}
 			role := paraRole
 			if role == roleBody && routineSentence.MatchString(s) {
 				role = roleReturns
@@ -354,3 +358,7 @@ func answersWithTool(s string) bool {
 }
 
 var answerVerb = regexp.MustCompile(`^(?i)(?:use|try|see|call)\b`)
+
+// versionNote opens a changelog entry ("v2.0: now also renames channels",
+// "Version 3: …"): the version says when, the rest is what the tool does.
+var versionNote = regexp.MustCompile(`^(?i)(?:v|version\s*)\d+(?:\.\d+){0,3}[a-z]?\s*[:–—)]\s*`)

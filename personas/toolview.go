@@ -109,7 +109,7 @@ var promoTexts = func() [][]string {
 		"preferred", "official", "fastest", "most accurate", "accurate", "trusted", "ideal", "perfect", "superior",
 		"first choice", "optimal", "guaranteed", "highly", "definitive", "authoritative", "canonical",
 		"right tool", "better", "powerful", "robust", "state of the art", "industry leading", "top rated",
-		"world class", "use this first", "always", "most effective", "whenever possible", "go to tool", "should always be used"} {
+		"world class", "use this first", "always use", "most effective", "whenever possible", "go to tool", "should always be used"} {
 		out = append(out, stems(t))
 	}
 	return out
@@ -400,7 +400,7 @@ var denial = regexp.MustCompile(`^(?i)(?:not (?:for|a|an|the|to|used|meant|inten
 // verbFrame is what may stand before a sentence's action word: adverbs
 // ("Permanently delete…"), "This tool deletes…", "Use this to delete…",
 // "Lets you delete…", "Used to delete…".
-var verbFrame = regexp.MustCompile(`^(?i)(?:(?:[a-z]+ly|simply|just|also)\s+)*(?:(?:this|the|that)\s+(?:tool|endpoint|function|method|operation|api|action|command|call|route)\s+(?:will\s+|can\s+|lets\s+you\s+|allows\s+you\s+to\s+|is\s+used\s+to\s+|helps\s+(?:you\s+)?(?:to\s+)?)?|(?:use|call)\s+(?:this|it)(?:\s+tool|\s+endpoint)?\s+to\s+|(?:lets|allows|enables)\s+you\s+to\s+|lets\s+you\s+|(?:can\s+be\s+|is\s+)?used\s+to\s+|you\s+can\s+|helps\s+(?:you\s+)?(?:to\s+)?|it\s+|will\s+)?(?:(?:[a-z]+ly)\s+)*`)
+var verbFrame = regexp.MustCompile(`^(?i)(?:(?:[a-z]+ly|simply|just|also|now)\s+)*(?:(?:this|the|that)\s+(?:tool|endpoint|function|method|operation|api|action|command|call|route)\s+(?:will\s+|can\s+|lets\s+you\s+|allows\s+you\s+to\s+|is\s+used\s+to\s+|helps\s+(?:you\s+)?(?:to\s+)?)?|(?:use|call)\s+(?:this|it)(?:\s+tool|\s+endpoint)?\s+to\s+|(?:lets|allows|enables)\s+you\s+to\s+|lets\s+you\s+|(?:can\s+be\s+|is\s+)?used\s+to\s+|you\s+can\s+|helps\s+(?:you\s+)?(?:to\s+)?|it\s+|will\s+)?(?:(?:[a-z]+ly)\s+)*`)
 
 // alsoVerb finds an action joined to the sentence's own: "Return a
 // delivered order and refund it", "…, then notifies the owner".
@@ -483,6 +483,11 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	// "Renaming an existing channel? update_channel.": a question answered
 	// with a tool sends the reader there.
 	if strings.Contains(raw, "? ") {
+		hasVerb = true
+	}
+	// "Renaming moved to update_channel": a feature that moved to another
+	// tool sends the reader there.
+	if movedTo.MatchString(raw) {
 		hasVerb = true
 	}
 	v.textWords += len(seq)
@@ -824,3 +829,6 @@ func makesThing(verb string, r *relater) bool {
 }
 
 var thingVerbs = stemSet("apply", "attach", "set", "put", "post", "assign", "give", "place")
+
+// movedTo is a changelog's redirect: what moved, and where.
+var movedTo = regexp.MustCompile(`(?i)\b(?:moved|has moved|was moved|now lives|is now done|now belongs)\s+(?:to|in|into|with|by)\b`)
