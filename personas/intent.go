@@ -35,6 +35,10 @@ type intent struct {
 var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",
 	"alone", "unchanged", "untouched", "recoverable", "reversible", "safe", "undo")
 
+// embeddedRequest is a statement's report of a request: what follows it
+// is asked for ("the employee asked us to take it back").
+var embeddedRequest = regexp.MustCompile(`(?i)\b(?:asked|asks|wants|wanted|needs|needed|would like|told|begged|requested)\s+(?:us|me|you|them|him|her)?\s*to\s+`)
+
 // leaveAlone is a clause that asks to leave something as it is: a
 // constraint on the action, not one of its own ("stick it to the top, and
 // leave its wording alone").
@@ -60,14 +64,17 @@ var lightVerbs = stemSet("give", "take", "make", "do", "go", "let", "want", "nee
 var idioms = []struct {
 	words []string
 	as    string
+	// also: what the idiom asks for in other contexts, as a sense of the
+	// action ("take it back" returns an order, or withdraws a request).
+	also []string
 }{
-	{stems("take back"), stem("return")},
-	{stems("send back"), stem("return")},
-	{stems("bring back"), stem("return")},
-	{stems("money back"), stem("refund")},
-	{stems("look up"), stem("find")},
-	{stems("get rid"), stem("delete")},
-	{stems("throw away"), stem("delete")},
+	{stems("take back"), stem("return"), []string{key("withdraw")}},
+	{stems("send back"), stem("return"), nil},
+	{stems("bring back"), stem("return"), nil},
+	{stems("money back"), stem("refund"), nil},
+	{stems("look up"), stem("find"), nil},
+	{stems("get rid"), stem("delete"), nil},
+	{stems("throw away"), stem("delete"), nil},
 }
 
 // clauseBreak separates the clauses of an intent: sentence ends, colons,
@@ -98,6 +105,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	var verbs []string
 	unknown := "" // the first imperative clause's first word, when no action word starts any
 	seen := map[string]bool{}
+	idiomSenses := map[string][]string{}
 	addWord := func(w string) {
 		if !seen[w] && !lightVerbs[w] {
 			seen[w] = true
@@ -121,7 +129,14 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	}
 	for _, cl := range cls {
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
-		ws := rewriteIdioms(stems(raw))
+		if !imperative(raw) {
+			// "the employee asked us to take it back": a statement that
+			// carries the request.
+			if loc := embeddedRequest.FindStringIndex(raw); loc != nil {
+				raw = raw[loc[1]:]
+			}
+		}
+		ws := rewriteIdioms(stems(raw), idiomSenses)
 		aug, _ := r.augment(ws)
 		for _, w := range ws {
 			addWord(w)
@@ -197,6 +212,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	out := make([]intent, len(verbs))
 	for i, v := range verbs {
 		out[i] = newIntent(words, v)
+		for _, s := range idiomSenses[v] {
+			out[i].addSense(s, idiomSenseWeight)
+		}
 	}
 	return out
 }
@@ -324,12 +342,16 @@ func startsWithContent(clause string) bool {
 	return false
 }
 
-// rewriteIdioms replaces idioms by the action they mean.
-func rewriteIdioms(ws []string) []string {
+// rewriteIdioms replaces idioms by the action they mean, adding the other
+// senses they have to senses (action → senses).
+func rewriteIdioms(ws []string, senses map[string][]string) []string {
 	for _, id := range idioms {
 		for i := 0; i+len(id.words) <= len(ws); i++ {
 			if slices.Equal(ws[i:i+len(id.words)], id.words) {
 				ws = append(append(append([]string(nil), ws[:i]...), id.as), ws[i+len(id.words):]...)
+				if len(id.also) > 0 && senses != nil {
+					senses[id.as] = append(senses[id.as], id.also...)
+				}
 				break
 			}
 		}
@@ -372,6 +394,10 @@ func (in *intent) readForAWhile(text string) {
 // newValueWeight is how surely a goal that gives a record's field a new
 // value asks for an update: likely, as a particle's sense is.
 const newValueWeight = particleWeight
+
+// idiomSenseWeight is the weight of an idiom's other sense ("take it
+// back" as withdrawing, where it reads first as returning).
+const idiomSenseWeight = 0.7
 
 // readNewValue adds update as a sense of an intent when the agent was
 // given a new value for a field of the goal's target record (a knows key

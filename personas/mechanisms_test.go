@@ -500,6 +500,7 @@ func TestNounSubjectAndLeaveAlone(t *testing.T) {
 	for in, want := range map[string]string{
 		"Message {{knows.id}} has the on-call rota: pin it":                      "the Message {{knows.id}} has the on-call rota: pin it",
 		"Channel {{knows.id}} (#{{target.name}}) should be called #x: rename it": "the Channel {{knows.id}} (#{{target.name}}) should be called #x: rename it",
+		"Leave request {{knows.id}} was filed by mistake":                        "the Leave request {{knows.id}} was filed by mistake",
 		"Archive {{target.name}}: they left":                                     "Archive {{target.name}}: they left",
 	} {
 		if got := subjectPlaceholders(in); got != want {
@@ -544,5 +545,20 @@ func TestChangelogNotes(t *testing.T) {
 		if te.Tool == "create_channel" && (len(te.Redirects) != 1 || te.Redirects[0].Tool != "update_channel") {
 			t.Errorf("'renaming moved to update_channel': redirects %+v, want one to update_channel", te.Redirects)
 		}
+	}
+}
+
+// "The employee asked us to take it back" reports a request: the action
+// is what follows "asked us to", and "take it back" of a request is to
+// withdraw it as much as to return it.
+func TestReportedRequestAndTakeItBack(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "approve_request", kind: "custom", text: "Approve a pending request."},
+		{name: "cancel_request", kind: "custom", text: "Withdraw a pending request: nothing is recorded."},
+	}
+	_, m, g := readerScores(t, "Request {{knows.name}} was filed by mistake and the employee asked us to take it back", tools, "", careful)
+	if a := partOf(m.Explain(careful, g), "cancel_request").Action; a < 0.6 {
+		t.Errorf("cancel_request ('Withdraw…') for 'asked us to take it back': action %.3f, want ≥ 0.6", a)
 	}
 }
