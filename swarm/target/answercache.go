@@ -16,7 +16,7 @@ import (
 // of the swarm's own CPU per call, and most of it was decoding the same
 // bytes again: every episode starts on a freshly reset world, so a get, a
 // list or a search answers with the same records, byte for byte, episode
-// after episode. In a 5-second run on crm (16 in flight, 22,000 calls),
+// after episode. In a 5-second run on crm (16 in flight, about 22,000 calls),
 // the answers of 512 bytes or more were 31 distinct ones, met 4,169 times;
 // the smaller ones (tool errors, mostly) were many and distinct. A result
 // depends only on the tool and the answer's bytes (records decode the same
