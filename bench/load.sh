@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
 # The swarm as a load generator over Streamable HTTP against herd serve,
-# next to a bare go-sdk client loop (bench/mcploop) against the same server
-# on the same machine: tool calls a second, p99 and CPU per call for both,
-# and the ratio of the rates.
+# next to two bare go-sdk client loops (bench/mcploop) against the same
+# server on the same machine: tool calls a second, p99 and CPU per call for
+# each, and the ratio of the rates.
+#
+# The two loops are two references:
+#   go-sdk loop      every session calls get_contact back to back (a 0.6 KB
+#                    answer): the cheapest call there is
+#   go-sdk mix loop  the swarm's own calls, recorded from a short swarm run
+#                    through a recording proxy (mcploop -record) before the
+#                    rounds and replayed whole episode by episode (mcploop
+#                    -mix), so the loop gets the swarm's answers — lists and
+#                    searches of 20 records, writes, the reset riding on each
+#                    episode's first call — and what separates the two is
+#                    the client's work alone
 #
 #   bench/load.sh                       # 16 at once, 10 s each, 3 rounds
 #   INFLIGHT=32 DURATION=20 ROUNDS=5 bench/load.sh
@@ -12,9 +23,10 @@
 #   SERVE_BIN=/tmp/herd-old bench/load.sh  # another herd build serves
 #
 # With BEFORE (a herd binary built from another commit, e.g. the one before
-# a change), each round runs the loop, this build's swarm and that build's
-# swarm one after the other against the same server, so a before/after is
-# measured in the same minute.
+# a change), each round runs the two loops, this build's swarm and that
+# build's swarm one after the other against the same server, so a
+# before/after is measured in the same minute. RECORD_SECONDS (default 3)
+# is how long the swarm run recorded for the same-mix loop lasts.
 #
 # Every client runs at the same GC setting — GOGC as given, else 400, which
 # is what herd swarm and herd serve set themselves when GOGC is unset — so
@@ -57,9 +69,20 @@ per_call() { echo "scale=0; $1 * 1000000 / $2" | bc -l; } # seconds, calls → �
 TIMEFORMAT='%U %S'
 
 echo "GC: both clients at GOGC=$GOGC, herd serve at GOGC=$SERVE_GOGC; $INFLIGHT in flight, ${SECONDS_EACH}s per client and round"
-printf "%-6s %-12s %9s %8s %14s %14s\n" round client "calls/s" "p99 ms" "client us/call" "server us/call"
-# swarm BIN LABEL ROUND: one swarm run of BIN, printed against the loop's
-# rate of the round.
+# The same-mix loop's calls: a swarm run of RECORD_SECONDS through the
+# recording proxy, before the rounds.
+RECORD_SECONDS="${RECORD_SECONDS:-3}"
+"$out/mcploop" -url "$url" -record "$out/mix.jsonl" -duration "$((RECORD_SECONDS + 5))s" >"$out/proxy.txt" 2>"$out/proxy.err" &
+proxy_pid=$!
+for _ in $(seq 50); do [ -s "$out/proxy.txt" ] && break; sleep 0.1; done
+proxy_url="$(head -1 "$out/proxy.txt")"
+case "$proxy_url" in http://127.0.0.1:*) ;; *) echo "mcploop -record did not start: $(cat "$out/proxy.err")"; exit 1 ;; esac
+"$out/herd" swarm "$proxy_url" --duration "${RECORD_SECONDS}s" --max-in-flight "$INFLIGHT" --seed 1 \
+  --progress never >/dev/null 2>"$out/record.err" || { cat "$out/record.err"; exit 1; }
+wait "$proxy_pid" || { echo "mcploop -record: $(cat "$out/proxy.err")"; exit 1; }
+
+# swarm BIN LABEL ROUND: one swarm run of BIN, printed against the rates of
+# the round's two loops.
 swarm() {
   local s1 s2 rate calls p99 cpu
   s1=$(server_ticks)
@@ -71,23 +94,36 @@ swarm() {
   calls=$(sed -n 's/.*; \([0-9,]*\) calls in .*/\1/p' "$out/swarm.err" | tr -d ,)
   p99=$(sed -n 's/.*latency .*p99 \([0-9.]*\)ms,.*/\1/p' "$out/swarm.err")
   cpu=$(awk '{print $1 + $2}' "$out/swarm.time")
-  printf "%-6s %-12s %9s %8s %14s %14s   (%.0f%% of the loop)\n" "$3" "$2" "$rate" "$p99" \
+  printf "%-6s %-16s %9s %8s %14s %14s   (%.0f%% of the get_contact loop, %.0f%% of the same-mix loop)\n" "$3" "$2" "$rate" "$p99" \
     "$(per_call "$cpu" "$calls")" "$(per_call "$(echo "($s2 - $s1) / $tck" | bc -l)" "$calls")" \
-    "$(echo "100 * $rate / $bare_rate" | bc -l)"
+    "$(echo "100 * $rate / $bare_rate" | bc -l)" "$(echo "100 * $rate / $mix_rate" | bc -l)"
 }
 
-echo "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) before the first round"
-for r in $(seq "$ROUNDS"); do
+# loop LABEL ROUND ARGS…: one run of the go-sdk loop; sets loop_rate.
+loop() {
+  local label=$1 round=$2 s0 s1 line calls p99 cpu
+  shift 2
   s0=$(server_ticks)
-  { time "$out/mcploop" -url "$url" -sessions "$INFLIGHT" -duration "${SECONDS_EACH}s" >"$out/bare.txt"; } 2>"$out/bare.time"
+  { time "$out/mcploop" -url "$url" -sessions "$INFLIGHT" -duration "${SECONDS_EACH}s" "$@" >"$out/bare.txt" 2>"$out/bare.err"; } 2>"$out/bare.time" ||
+    { cat "$out/bare.txt" "$out/bare.err"; exit 1; }
   s1=$(server_ticks)
-  bare=$(cat "$out/bare.txt")
-  bare_rate=$(echo "$bare" | awk '{for (i=1;i<NF;i++) if ($i=="calls_per_sec") print $(i+1)}')
-  bare_calls=$(echo "$bare" | awk '{print $2}')
-  bare_p99=$(echo "$bare" | awk '{for (i=1;i<NF;i++) if ($i=="p99_ms") print $(i+1)}')
-  bare_cpu=$(awk '{print $1 + $2}' "$out/bare.time")
-  printf "%-6s %-12s %9s %8s %14s %14s\n" "$r" "go-sdk loop" "$bare_rate" "$bare_p99" \
-    "$(per_call "$bare_cpu" "$bare_calls")" "$(per_call "$(echo "($s1 - $s0) / $tck" | bc -l)" "$bare_calls")"
+  line=$(cat "$out/bare.txt")
+  loop_rate=$(echo "$line" | awk '{for (i=1;i<NF;i++) if ($i=="calls_per_sec") print $(i+1)}')
+  calls=$(echo "$line" | awk '{print $2}')
+  p99=$(echo "$line" | awk '{for (i=1;i<NF;i++) if ($i=="p99_ms") print $(i+1)}')
+  cpu=$(awk '{print $1 + $2}' "$out/bare.time")
+  printf "%-6s %-16s %9s %8s %14s %14s\n" "$round" "$label" "$loop_rate" "$p99" \
+    "$(per_call "$cpu" "$calls")" "$(per_call "$(echo "($s1 - $s0) / $tck" | bc -l)" "$calls")"
+}
+
+echo "same-mix loop: $(wc -l <"$out/mix.jsonl") tool calls recorded from a ${RECORD_SECONDS}s swarm run (seed 1), replayed episode by episode"
+echo "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) before the first round"
+printf "%-6s %-16s %9s %8s %14s %14s\n" round client "calls/s" "p99 ms" "client us/call" "server us/call"
+for r in $(seq "$ROUNDS"); do
+  loop "go-sdk loop" "$r"
+  bare_rate=$loop_rate
+  loop "go-sdk mix loop" "$r" -mix "$out/mix.jsonl"
+  mix_rate=$loop_rate
   swarm "$out/herd" "herd swarm" "$r"
   if [ -n "${BEFORE:-}" ]; then swarm "$BEFORE" "swarm before" "$r"; fi
 done

@@ -259,7 +259,8 @@ func (s *Server) Close() {
 }
 
 // newMCPServer builds the SDK server: one tool per world tool, the world
-// resources, and middleware that maps sessions and contains panics.
+// resources, and middleware that maps sessions, contains panics and
+// encodes each tool result in one pass (encodedToolResult).
 func (s *Server) newMCPServer() *mcp.Server {
 	w := s.world
 	srv := mcp.NewServer(&mcp.Implementation{
@@ -271,7 +272,7 @@ func (s *Server) newMCPServer() *mcp.Server {
 		Logger:       sdkLogger(s.log, "mcp"),
 		Capabilities: s.capabilities(),
 	})
-	srv.AddReceivingMiddleware(s.containPanics, s.trackSessions)
+	srv.AddReceivingMiddleware(s.containPanics, s.trackSessions, encodeToolResults)
 	for _, t := range w.Tools {
 		srv.AddTool(s.mcpTool(t), s.toolHandler(t))
 	}

@@ -192,7 +192,7 @@ func toolResult(res *engine.Result) *mcp.CallToolResult {
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
-		StructuredContent: json.RawMessage(body),
+		StructuredContent: answerJSON(body), // a json.RawMessage to the SDK; see encodedToolResult
 		IsError:           isError,
 	}
 }

@@ -34,6 +34,7 @@ type serveOptions struct {
 	journalLimit int
 	maxFaultWait time.Duration
 	logLevel     string
+	cpuProfile   string // hidden --cpuprofile FILE
 	// seedSet and tokenSet record whether --seed and --token were given:
 	// --seed 0 is not the world's seed, and an empty --token is an error
 	// where no --token reads $HERD_TOKEN.
@@ -93,6 +94,7 @@ See docs/serve.md.`,
 	f.IntVar(&o.journalLimit, "journal-limit", serve.DefaultJournalLimit, "calls a session's journal keeps, the latest (totals count all); 0: all, and memory grows with every call")
 	f.DurationVar(&o.maxFaultWait, "max-fault-wait", serve.DefaultMaxFaultWait, "longest real wait for one call (latency or timeout); 0: never wait")
 	f.StringVar(&o.logLevel, "log-level", "info", "stderr log level: debug, info, warn or error")
+	addCPUProfileFlag(cmd, &o.cpuProfile)
 	return cmd
 }
 
@@ -111,6 +113,11 @@ func runServe(ctx context.Context, s *streams, o *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	stopProfile, err := startCPUProfile(o.cpuProfile, s.err)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	var httpAddr, controlAddr string
 	if o.http != "" {
 		if httpAddr, err = serve.CheckListenAddr(o.http, o.allowRemote); err != nil {

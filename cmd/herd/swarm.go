@@ -336,6 +336,8 @@ type swarmCmdOptions struct {
 	brain      brainOptions
 	episodes   string
 	maxTools   int // a world or server with more tools is refused
+	// cpuProfile is the hidden --cpuprofile FILE.
+	cpuProfile string
 }
 
 func newSwarmCmd(s *streams) *cobra.Command {
@@ -374,6 +376,7 @@ hosts are contacted unless --allow-host names another.`,
 	o.transport.addFlags(cmd)
 	o.brain.addFlags(cmd)
 	o.external.addFlags(cmd)
+	addCPUProfileFlag(cmd, &o.cpuProfile)
 	f := cmd.Flags()
 	f.StringVar(&o.out.json, "json", "", "write the results document (JSON) to this file")
 	f.StringVar(&o.out.html, "html", "", "write a self-contained HTML report to this file")
@@ -430,6 +433,13 @@ func runSwarm(ctx context.Context, s *streams, o *swarmCmdOptions) error {
 	if err := o.external.refuse(o.targetArg, spec.Kind == target.KindInProcess || spec.Kind == target.KindServe); err != nil {
 		return err
 	}
+	// Profiled from the first contact with the target on: connecting is
+	// part of what a run costs.
+	stopProfile, err := startCPUProfile(o.cpuProfile, s.err)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	reached, err := swarm.Reach(ctx, spec, o.targetOptions(), serve.StartLocalWorld)
 	if err != nil {
 		return flagErr(err)

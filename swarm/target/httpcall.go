@@ -77,12 +77,29 @@ func newHTTPCallsOf(hc *http.Client, endpoint, session, protocol string) *httpCa
 		sessionHeader: []string{session}, protocolHeader: []string{protocol}}
 }
 
-// toolAnswer is a tools/call result as the swarm reads it.
+// toolAnswer is a tools/call result as the swarm reads it. The structured
+// content is kept raw: answers repeat (a list on a freshly reset world is
+// the same 20 records episode after episode), and a repeated one is not
+// decoded again (answerCache).
 type toolAnswer struct {
 	Meta       mcp.Meta        `json:"_meta"`
 	Content    json.RawMessage `json:"content"`
-	Structured any             `json:"structuredContent"`
+	Structured json.RawMessage `json:"structuredContent"`
 	IsError    bool            `json:"isError"`
+}
+
+// structured is the structured content decoded as the SDK's client decodes
+// it (the same decoder), nil when there is none or it does not decode.
+func (a *toolAnswer) structured() any {
+	if len(a.Structured) == 0 {
+		return nil
+	}
+	var v any
+	// The answer's bytes are this call's alone: strings may point into them.
+	if rest, err := sjson.Parse(a.Structured, &v, sjson.ZeroCopy); err != nil || len(bytes.TrimSpace(rest)) != 0 {
+		return nil
+	}
+	return v
 }
 
 // text is the answer's first text content, decoded (what resultText reads
@@ -102,8 +119,8 @@ func (a *toolAnswer) text() ([]byte, error) {
 			return []byte(c.Text), nil
 		}
 	}
-	if a.Structured != nil {
-		return json.Marshal(a.Structured)
+	if len(a.Structured) > 0 && string(a.Structured) != "null" {
+		return a.Structured, nil
 	}
 	return nil, fmt.Errorf("the result has no text content")
 }

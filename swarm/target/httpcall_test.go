@@ -99,8 +99,8 @@ func TestHTTPCallsClassifyAnswers(t *testing.T) {
 			t.Errorf("%s: error %v", c.tool, err)
 		}
 		if c.want == ClassOK {
-			if sc, _ := a.Structured.(map[string]any); sc["id"] != "c_0001" || a.Meta["k"] != "v" {
-				t.Errorf("%s: structured %v, meta %v", c.tool, a.Structured, a.Meta)
+			if sc, _ := a.structured().(map[string]any); sc["id"] != "c_0001" || a.Meta["k"] != "v" {
+				t.Errorf("%s: structured %s, meta %v", c.tool, a.Structured, a.Meta)
 			}
 			if text, err := a.text(); err != nil || string(text) != `{"id":"c_0001"}` {
 				t.Errorf("%s: text %q, %v", c.tool, text, err)

@@ -42,9 +42,17 @@ func toResult(w *engine.World, t *engine.Tool, r *mcp.CallToolResult) (engine.Re
 	return decodeResult(w, t, r.IsError, r.StructuredContent, func() ([]byte, error) { return resultText(r) })
 }
 
-// answerResult is toResult on an answer read by httpCalls.
-func answerResult(w *engine.World, t *engine.Tool, a *toolAnswer) (engine.Result, error) {
-	return decodeResult(w, t, a.IsError, a.Structured, a.text)
+// answerResult is toResult on an answer read by httpCalls: the result of
+// an answer the session had before, from cache, else decoded (and kept).
+func answerResult(w *engine.World, t *engine.Tool, a *toolAnswer, cache *answerCache) (engine.Result, error) {
+	if res, ok := cache.get(t, a.IsError, a.Structured); ok {
+		return res, nil
+	}
+	res, err := decodeResult(w, t, a.IsError, a.structured(), a.text)
+	if err == nil {
+		cache.put(t, a.IsError, a.Structured, res)
+	}
+	return res, err
 }
 
 // decodeResult is toResult on a result's parts: isError, its structured

@@ -49,6 +49,7 @@ type Served struct {
 	callTimeout time.Duration
 	after       func() error // run by Close after the connections end (stops an in-process server)
 	checks      atomic.Int64 // episodes settled (see stateEvery)
+	answers     answerCache  // results of the latest distinct answers, over HTTP
 	pool
 }
 
@@ -153,7 +154,7 @@ func (s *Served) call(ctx context.Context, c *conn, m Meter, t *engine.Tool, arg
 		var a *toolAnswer
 		if a, class, err = c.http.call(ctx, s.callTimeout, t.Name, args, meta); err == nil {
 			rmeta = a.Meta
-			if res, err = answerResult(s.world, t, a); err != nil {
+			if res, err = answerResult(s.world, t, a, &s.answers); err != nil {
 				class = ClassProtocol
 			}
 		}
