@@ -26,6 +26,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/herd-sh/herd/internal/gctarget"
 	"io"
 	"log"
 	"net/http"
@@ -42,6 +43,9 @@ import (
 )
 
 func main() {
+	// The same GC target as herd swarm and herd serve (GOGC, when set, wins),
+	// so that the bench scripts compare equally tuned processes.
+	gctarget.SetFromEnv()
 	endpoint := flag.String("url", "", "MCP endpoint (loopback only)")
 	sessions := flag.Int("sessions", 16, "sessions calling at once")
 	d := flag.Duration("duration", 10*time.Second, "how long to call (with -record: how long to record)")
