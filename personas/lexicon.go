@@ -119,6 +119,8 @@ var builtinLexicon = slices.Concat(
 		// Moving a thing is shifting or relocating it (WordNet holds shift one
 		// of move's many kinds, too weak to count).
 		group(0.8, "move", "shift", "relocate"),
+		// A meeting's slot is its time.
+		group(0.8, "time", "slot", "time slot", "timeslot"),
 	},
 	family(0.8, []string{"start", "launch"}, "boot", "spin up", "power on", "power up", "bring up"),
 	// Verbs that change a record without saying "update": a record API's

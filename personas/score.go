@@ -282,9 +282,11 @@ func contextMatch(in *intent, tm *toolMatch, lit float64) float64 {
 }
 
 // redirectRelevance is how much redirect k of a tool applies to the goal:
-// how much its purpose describes the goal (relevance), and, when the purpose
-// names an action, as far as that is the goal's action or the tool's own
-// action is not. "To change the type of an existing instance, use
+// how much its purpose describes the goal (relevance). When the purpose
+// names an action, it applies as far as that action is the goal's ("to
+// shift when it happens, use update_event" for a goal that moves a
+// meeting), or else as far as its words describe the goal and the tool's own
+// action is not the goal's. "To change the type of an existing instance, use
 // modify_instance" on a tool that launches does not send away a reader who
 // wants to launch, however many words the two share; "to keep the data, use
 // archive_contact" on delete_contact still applies to a goal that hides.
@@ -295,7 +297,7 @@ func redirectRelevance(tm *toolMatch, r redirect, k int, lit float64) float64 {
 	}
 	purpose := math.Min(tm.purposeAct[k].value(lit), 1)
 	own := math.Min(math.Max(actionMatch(tm, lit), 0), 1)
-	return rel * (purpose + (1-purpose)*(1-own))
+	return math.Max(purpose, rel*(1-own))
 }
 
 // relevance is how much a redirect's purpose describes this intent: the
