@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/herd-sh/herd/internal/jsonstr"
 
 	"cel.dev/cel-go/common/types"
 )
@@ -41,7 +42,7 @@ func (r *Result) AppendValueJSON(b []byte) ([]byte, error) {
 		return append(b, "]}"...), nil
 	case r.Deleted != "":
 		b = append(b, `{"deleted":`...)
-		return append(appendJSONString(b, r.Deleted), '}'), nil
+		return append(jsonstr.Append(b, r.Deleted), '}'), nil
 	case r.Record != nil:
 		return r.Record.appendMapJSON(b, sortedFields(r.Record.typ))
 	}
@@ -69,11 +70,11 @@ func (rec *Record) appendMapJSON(b []byte, order []*Field) ([]byte, error) {
 			b = append(b, ',')
 		}
 		first = false
-		b = appendJSONString(b, f.Name)
+		b = jsonstr.Append(b, f.Name)
 		b = append(b, ':')
 		switch x := v.(type) {
 		case types.String:
-			b = appendJSONString(b, string(x))
+			b = jsonstr.Append(b, string(x))
 		case types.Int:
 			b = strconv.AppendInt(b, int64(x), 10)
 		case types.Bool:
@@ -119,59 +120,4 @@ func appendJSONFloat(b []byte, f float64) ([]byte, error) {
 		}
 	}
 	return b, nil
-}
-
-// appendJSONString is encoding/json's string encoding with HTML escaping,
-// as json.Marshal writes it: <, > and & as \u003c…, control characters,
-// invalid UTF-8 as \ufffd, and U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"unicode/utf8"
+
+	"github.com/herd-sh/herd/internal/jsonstr"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -83,7 +84,7 @@ func (e *encodedToolResult) MarshalJSON() ([]byte, error) {
 		b = append(b, ',')
 	}
 	b = append(b, `"content":[{"type":"text","text":`...)
-	b = appendJSONString(b, e.body)
+	b = jsonstr.Append(b, e.body)
 	b = append(b, `}],"structuredContent":`...)
 	b = append(b, e.body...)
 	if r.IsError {
@@ -122,60 +123,3 @@ var (
 	lineSep = []byte("\u2028")
 	paraSep = []byte("\u2029")
 )
-
-// appendJSONString appends s as a JSON string exactly as encoding/json
-// writes a Go string with HTML escaping on (json.Marshal's default, which
-// the SDK's text content uses): <, > and & as \u003c, \u003e, \u0026;
-// control characters as \b, \f, \n, \r, \t or \u00XX; invalid UTF-8 as
-// \ufffd; U+2028 and U+2029 escaped.
-func appendJSONString(b, s []byte) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}

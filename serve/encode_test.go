@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/herd-sh/herd/internal/jsonstr"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/control"
@@ -163,7 +164,7 @@ func TestAppendJSONStringIsEncodingJSONs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := appendJSONString([]byte("x"), []byte(s)); !bytes.Equal(got, append([]byte("x"), want...)) {
+		if got := jsonstr.Append([]byte("x"), []byte(s)); !bytes.Equal(got, append([]byte("x"), want...)) {
 			t.Fatalf("%q:\n got %s\nwant x%s", s, got, want)
 		}
 	}
