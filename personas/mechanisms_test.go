@@ -94,15 +94,17 @@ func TestLapseGrowsWithAmbiguityAndKeepsTheTextEffect(t *testing.T) {
 // A skimmer reads a title over the text and then to a word budget, not one
 // sentence: facts an emoji layout spreads over short lines reach it, and a
 // long first sentence is still all it reads.
-func TestSkimmerReadsToAWordBudget(t *testing.T) {
-	skim := func(desc string) string {
-		tt := toolText{segs: readStructure(desc)}
-		var out []string
-		for _, i := range tt.skimmed(skimWords) {
-			out = append(out, tt.segs[i].text)
-		}
-		return strings.Join(out, " ")
+// skim is what a first-sentence reader of desc reads, its segments joined.
+func skim(desc string) string {
+	tt := toolText{segs: readStructure(desc)}
+	var out []string
+	for _, i := range tt.skimmed(skimWords) {
+		out = append(out, tt.segs[i].text)
 	}
+	return strings.Join(out, " ")
+}
+
+func TestSkimmerReadsToAWordBudget(t *testing.T) {
 	if got := skim("🚫 Discontinue an item\nThe item can no longer be sold.\n♻️ Its stock history is kept.\n💡 Reversible."); got != "Discontinue an item The item can no longer be sold. Its stock history is kept." {
 		t.Errorf("short lines: skimmed %q", got)
 	}
@@ -391,13 +393,9 @@ func TestNotIdempotentIsNoDenial(t *testing.T) {
 // which scope it needs — is no sentence a skimmer takes for what the tool
 // does: it reads past it to the sentence that tells the tools apart.
 func TestSkimmerReadsPastRoutineSentences(t *testing.T) {
-	tt := toolText{segs: readStructure("Schedule a cancellation. The call returns the subscription object and sends a subscription.updated webhook. Requires the billing:write scope. The subscription stays active until its paid period ends.")}
-	var got []string
-	for _, i := range tt.skimmed(skimWords) {
-		got = append(got, tt.segs[i].text)
-	}
-	if want := "Schedule a cancellation. The subscription stays active until its paid period ends."; strings.Join(got, " ") != want {
-		t.Errorf("skimmed %q, want %q", strings.Join(got, " "), want)
+	got := skim("Schedule a cancellation. The call returns the subscription object and sends a subscription.updated webhook. Requires the billing:write scope. The subscription stays active until its paid period ends.")
+	if want := "Schedule a cancellation. The subscription stays active until its paid period ends."; got != want {
+		t.Errorf("skimmed %q, want %q", got, want)
 	}
 	// A read tool's "Returns …" is what it does, and stays prose.
 	if s := readStructure("Returns the contact with this id."); len(s) != 1 || s[0].role != roleBody {
@@ -408,13 +406,9 @@ func TestSkimmerReadsPastRoutineSentences(t *testing.T) {
 // An OpenAPI operation's method and path, operationId and responses are
 // reference: a skimmer reads the summary and the description.
 func TestSkimmerReadsPastOpenAPIMetadata(t *testing.T) {
-	tt := toolText{segs: readStructure("POST /v1/instances/{id}/stop\noperationId: stop_instance\nsummary: Stop an instance\ndescription: It shuts down but keeps its disks.\nresponses:\n  \"200\": The stopped instance.")}
-	var got []string
-	for _, i := range tt.skimmed(skimWords) {
-		got = append(got, tt.segs[i].text)
-	}
-	if want := "Stop an instance It shuts down but keeps its disks."; strings.Join(got, " ") != want {
-		t.Errorf("skimmed %q, want %q", strings.Join(got, " "), want)
+	got := skim("POST /v1/instances/{id}/stop\noperationId: stop_instance\nsummary: Stop an instance\ndescription: It shuts down but keeps its disks.\nresponses:\n  \"200\": The stopped instance.")
+	if want := "Stop an instance It shuts down but keeps its disks."; got != want {
+		t.Errorf("skimmed %q, want %q", got, want)
 	}
 }
 
