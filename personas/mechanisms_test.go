@@ -556,3 +556,18 @@ func TestReportedRequestAndTakeItBack(t *testing.T) {
 		t.Errorf("cancel_request ('Withdraw…') for 'asked us to take it back': action %.3f, want ≥ 0.6", a)
 	}
 }
+
+// "Record a borrowed copy as lost" and mark_loan_lost's "the loan whose
+// copy is lost" name a status the tool records, not data it loses.
+func TestLostAsAStatusIsNoLossWarning(t *testing.T) {
+	var c [cueKinds]float64
+	countCues(stems("Record a borrowed copy as lost: the loan ends."), -1, 1, cueContext{}, &c)
+	countCues(stems("The loan whose copy is lost."), -1, 1, cueContext{name: stems("mark loan lost")}, &c)
+	if c[cuePreserveWarn] != 0 {
+		t.Errorf("a status 'lost' read as a loss warning: %.2f", c[cuePreserveWarn])
+	}
+	countCues(stems("Unsaved changes are lost."), -1, 1, cueContext{}, &c)
+	if c[cuePreserveWarn] == 0 {
+		t.Error("'unsaved changes are lost' is no loss warning")
+	}
+}

@@ -127,8 +127,8 @@ var opposite = [cueKinds]int{cuePreserveReassure, cuePreserveWarn, cueRepeatReas
 // reassurance that is the sentence's action (at index action) is what the
 // tool does, not a promise about its consequences: "Restore an archived
 // contact" does not reassure a reader who wants to keep data.
-func countCues(seq []string, action int, w float64, removes bool, counts *[cueKinds]float64) {
-	removal := removes || anyRemoval(seq)
+func countCues(seq []string, action int, w float64, tc cueContext, counts *[cueKinds]float64) {
+	removal := tc.removes || anyRemoval(seq)
 	for _, c := range cues {
 		for i := 0; i+len(c.words) <= len(seq); i++ {
 			if !slices.Equal(seq[i:i+len(c.words)], c.words) {
@@ -140,6 +140,9 @@ func countCues(seq []string, action int, w float64, removes bool, counts *[cueKi
 			}
 			if kind == cuePreserveWarn && permanence[c.text] && !removal {
 				break // "pin a name on a commit, for good": lasting, nothing lost
+			}
+			if c.text == "lost" && (markedAs(seq, i) || slices.Contains(tc.name, seq[i])) {
+				break // "record a copy as lost", mark_loan_lost: a status the tool records
 			}
 			if i == action && kind == cuePreserveReassure {
 				continue
@@ -284,7 +287,7 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 		}
 		// A name that destroys ("purge_records") warns; one that restores
 		// is an action, not a reassurance.
-		countCues(name, -1, 1, v.removes, &v.cues)
+		countCues(name, -1, 1, v.cueContext(), &v.cues)
 		v.cues[cuePreserveReassure], v.cues[cueRepeatReassure] = 0, 0
 		var prev *sentenceRead
 		switch lv {
@@ -306,7 +309,7 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 			for _, p := range t.Params {
 				ws, _ := r.augment(stems(nameWords(p.Name) + " " + p.Description))
 				v.words = append(v.words, ws...)
-				countCues(ws, -1, 1, v.removes, &v.cues)
+				countCues(ws, -1, 1, v.cueContext(), &v.cues)
 			}
 			a := t.Annotations
 			if a.ReadOnly {
@@ -377,7 +380,7 @@ func (v *view) noticeCues(s *segment) {
 	if s.caps {
 		w = emphasis
 	}
-	countCues(seq, -1, w, v.removes, &v.cues)
+	countCues(seq, -1, w, v.cueContext(), &v.cues)
 	if s.role == roleWarning || s.label {
 		v.cues[cuePreserveWarn] += w * warningLabelCue
 	}
@@ -503,7 +506,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	case roleParams:
 		aug, _ := r.augment(seq)
 		v.words = append(v.words, aug...)
-		countCues(seq, -1, w, v.removes, &v.cues)
+		countCues(seq, -1, w, v.cueContext(), &v.cues)
 		return nil
 	}
 	var reds []redirect
@@ -565,7 +568,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	elsewhere := len(others) == 0 && otherAction.MatchString(trimmed) && !slices.Contains(seq, v.verb)
 	if elsewhere {
 		var warn [cueKinds]float64
-		countCues(seq, -1, w, v.removes, &warn)
+		countCues(seq, -1, w, v.cueContext(), &warn)
 		v.cues[cuePreserveWarn] += warn[cuePreserveWarn]
 		v.cues[cueRepeatWarn] += warn[cueRepeatWarn]
 		return nil
@@ -611,7 +614,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	}
 	aug, _ := r.augment(seq)
 	v.words = append(v.words, aug[len(seq):]...)
-	countCues(seq, action, w, v.removes, &v.cues)
+	countCues(seq, action, w, v.cueContext(), &v.cues)
 	if s.role == roleWarning {
 		v.cues[cuePreserveWarn] += w * warningLabelCue
 	}
@@ -832,3 +835,30 @@ var thingVerbs = stemSet("apply", "attach", "set", "put", "post", "assign", "giv
 
 // movedTo is a changelog's redirect: what moved, and where.
 var movedTo = regexp.MustCompile(`(?i)\b(?:moved|has moved|was moved|now lives|is now done|now belongs)\s+(?:to|in|into|with|by)\b`)
+
+// markingVerbs record a status: "mark a loan lost", "record a copy as
+// lost", "report it lost".
+var markingVerbs = stemSet("mark", "marked", "record", "recorded", "report", "reported", "flag", "flagged", "declare",
+	"declared", "list", "listed")
+
+// markedAs reports whether the word at i is a status a marking verb up to
+// three words before gives: "lost" in "record a borrowed copy as lost" is
+// the copy's state, not data the call loses.
+func markedAs(seq []string, i int) bool {
+	for k := max(0, i-3); k < i; k++ {
+		if markingVerbs[seq[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// cueContext is what a tool's cues are read against: whether its own verb
+// removes something (then its permanence warns of loss), and its name's
+// words (a "lost" that mark_loan_lost names is the status it records).
+type cueContext struct {
+	removes bool
+	name    []string
+}
+
+func (v *view) cueContext() cueContext { return cueContext{removes: v.removes, name: v.name} }
