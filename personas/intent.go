@@ -75,6 +75,7 @@ var idioms = []struct {
 	{stems("look up"), stem("find"), nil},
 	{stems("get rid"), stem("delete"), nil},
 	{stems("throw away"), stem("delete"), nil},
+	{stems("more time"), stem("extend"), nil}, // "give them more time"
 }
 
 // clauseBreak separates the clauses of an intent: sentence ends, colons,

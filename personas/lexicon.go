@@ -121,6 +121,8 @@ var builtinLexicon = slices.Concat(
 		group(0.8, "move", "shift", "relocate"),
 		// A meeting's slot is its time.
 		group(0.8, "time", "slot", "time slot", "timeslot"),
+		// Renewing a loan, a lease or a subscription extends it.
+		group(0.8, "extend", "renew", "prolong"),
 	},
 	family(0.8, []string{"start", "launch"}, "boot", "spin up", "power on", "power up", "bring up"),
 	// Verbs that change a record without saying "update": a record API's

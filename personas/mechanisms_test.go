@@ -571,3 +571,19 @@ func TestLostAsAStatusIsNoLossWarning(t *testing.T) {
 		t.Error("'unsaved changes are lost' is no loss warning")
 	}
 }
+
+// "give them more time" asks to extend, and renewing a loan extends it.
+func TestMoreTimeExtends(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "return_loan", kind: "custom", text: "Check a copy back in."},
+		{name: "renew_loan", kind: "custom", text: "Renew a loan for another period."},
+	}
+	_, m, g := readerScores(t, "The patron needs another three weeks with the book: give them more time", tools, "", careful)
+	if v := m.ExplainChoice(careful, g).Actions[0].Verb; v != stem("extend") {
+		t.Errorf("verb %q, want extend", v)
+	}
+	if a := partOf(m.Explain(careful, g), "renew_loan").Action; a < 0.5 {
+		t.Errorf("renew_loan for 'give them more time': action %.3f, want ≥ 0.5", a)
+	}
+}
