@@ -8,9 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
-	"runtime/debug"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/internal/version"
@@ -45,8 +43,8 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 	}
 	s := &Server{cat: cat, store: resultsStore{dir: dir}, log: log, runs: make(chan struct{}, cat.maxRuns)}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "herd", Title: "herd: swarm tests of tool descriptions", Version: version.String()},
-		&mcp.ServerOptions{Instructions: instructions, Logger: sdkLogger(log)})
-	s.mcp.AddReceivingMiddleware(s.containPanics)
+		&mcp.ServerOptions{Instructions: instructions, Logger: serve.SDKLogger(log, "mcp")})
+	s.mcp.AddReceivingMiddleware(serve.ContainPanics(s.log))
 	s.addTools()
 	if err := s.addResources(); err != nil {
 		return nil, err
@@ -114,7 +112,7 @@ const MCPPath = "/mcp"
 func (s *Server) Handler(opts HTTPOptions) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(MCPPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
-		Logger:              sdkLogger(s.log),
+		Logger:              serve.SDKLogger(s.log, "mcp"),
 		MaxRequestBodyBytes: serve.MaxRequestBytes,
 		// The guard checks Host itself, and knows about AllowRemote.
 		DisableLocalhostProtection: opts.AllowRemote,
@@ -123,43 +121,4 @@ func (s *Server) Handler(opts HTTPOptions) http.Handler {
 		http.Error(w, "not found: herd mcp serves MCP at "+MCPPath, http.StatusNotFound)
 	})
 	return serve.Guard(mux, opts.Token, opts.AllowRemote, s.log)
-}
-
-// sdkLogger is the logger handed to the SDK: it reports every session
-// connecting at info, which drowns herd's own lines, so below warn its
-// lines show only when herd's log is at debug.
-func sdkLogger(l *slog.Logger) *slog.Logger {
-	min := slog.LevelWarn
-	if l.Enabled(context.Background(), slog.LevelDebug) {
-		min = slog.LevelDebug
-	}
-	return slog.New(atLeast{l.Handler(), min}).With("component", "mcp")
-}
-
-// atLeast drops records below min.
-type atLeast struct {
-	slog.Handler
-	min slog.Level
-}
-
-func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.min && h.Handler.Enabled(ctx, l)
-}
-
-func (h atLeast) WithAttrs(a []slog.Attr) slog.Handler { return atLeast{h.Handler.WithAttrs(a), h.min} }
-func (h atLeast) WithGroup(n string) slog.Handler      { return atLeast{h.Handler.WithGroup(n), h.min} }
-
-// containPanics turns a panic in a handler into an internal error for that
-// one request, as herd serve does: a bug met by one request must not end
-// every client's session.
-func (s *Server) containPanics(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-		defer func() {
-			if v := recover(); v != nil {
-				s.log.Error("handler panicked; request failed, server goes on", "method", method, "panic", v, "stack", string(debug.Stack()))
-				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("internal error handling %s", method)}
-			}
-		}()
-		return next(ctx, method, req)
-	}
 }

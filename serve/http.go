@@ -45,7 +45,7 @@ func (s *Server) streamable() http.Handler {
 		// One JSON body per answer: simplest for clients that are plain HTTP
 		// libraries (a pytest with requests), and nothing here streams.
 		JSONResponse: true,
-		Logger:       sdkLogger(s.log, "streamable"),
+		Logger:       SDKLogger(s.log, "streamable"),
 		// No SessionTimeout: the server times sessions out itself
 		// (startJanitor), so that it knows, logs and counts which ended why.
 		MaxRequestBodyBytes: MaxRequestBytes,

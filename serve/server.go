@@ -269,10 +269,10 @@ func (s *Server) newMCPServer() *mcp.Server {
 		Version: version.String(),
 	}, &mcp.ServerOptions{
 		Instructions: w.Instructions, // never the description: it says what a run judges
-		Logger:       sdkLogger(s.log, "mcp"),
+		Logger:       SDKLogger(s.log, "mcp"),
 		Capabilities: s.capabilities(),
 	})
-	srv.AddReceivingMiddleware(s.containPanics, s.trackSessions, encodeToolResults)
+	srv.AddReceivingMiddleware(ContainPanics(s.log), s.trackSessions, encodeToolResults)
 	for _, t := range w.Tools {
 		srv.AddTool(s.mcpTool(t), s.toolHandler(t))
 	}
@@ -393,10 +393,10 @@ func (s *Server) watchClose(ss *mcp.ServerSession) {
 	}
 }
 
-// sdkLogger is the logger handed to the SDK: it reports every session
+// SDKLogger is the logger handed to the go-sdk: it reports every session
 // connecting and disconnecting at info, which under load drowns herd's own
-// log, so its info lines only show at debug level.
-func sdkLogger(l *slog.Logger, component string) *slog.Logger {
+// log, so its info lines only show at debug level. herd mcp uses it too.
+func SDKLogger(l *slog.Logger, component string) *slog.Logger {
 	min := slog.LevelWarn
 	if l.Enabled(context.Background(), slog.LevelDebug) {
 		min = slog.LevelDebug

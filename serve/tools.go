@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math"
 	"runtime/debug"
 	"time"
@@ -197,17 +198,21 @@ func toolResult(res *engine.Result) *mcp.CallToolResult {
 	}
 }
 
-// containPanics turns a panic in any handler into an internal error for
-// that one request: nothing a client sends may take the server down.
-func (s *Server) containPanics(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-		defer func() {
-			if v := recover(); v != nil {
-				s.log.Error("handler panicked; request failed, server goes on", "method", method, "panic", v, "stack", string(debug.Stack()))
-				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("internal error handling %s", method)}
-			}
-		}()
-		return next(ctx, method, req)
+// ContainPanics is receiving middleware that turns a panic in a handler
+// into an internal error for that one request, logged with its stack:
+// a bug met by one request must not end every client's session. herd mcp
+// uses it too.
+func ContainPanics(log *slog.Logger) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					log.Error("handler panicked; request failed, server goes on", "method", method, "panic", v, "stack", string(debug.Stack()))
+					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("internal error handling %s", method)}
+				}
+			}()
+			return next(ctx, method, req)
+		}
 	}
 }
 

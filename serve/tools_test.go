@@ -265,7 +265,7 @@ func TestResources(t *testing.T) {
 // TestContainPanics: a panicking handler fails its own request only.
 func TestContainPanics(t *testing.T) {
 	s := newTestServer(t, Options{Seed: 1})
-	h := s.containPanics(func(context.Context, string, mcp.Request) (mcp.Result, error) { panic("boom") })
+	h := ContainPanics(s.log)(func(context.Context, string, mcp.Request) (mcp.Result, error) { panic("boom") })
 	res, err := h(context.Background(), "tools/call", nil)
 	var werr *jsonrpc.Error
 	if res != nil || !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInternalError {
