@@ -472,16 +472,7 @@ func (s *Server) explain(_ context.Context, _ *mcp.CallToolRequest, in ExplainIn
 func writeExplanation(b *strings.Builder, e personas.Explanation, full bool) {
 	fmt.Fprintf(b, "\npersona %s (reads %s); the goal needs %s\n", e.Persona, e.Sees, e.Meant)
 	for ai, act := range e.Actions {
-		tools := slices.Clone(act.Tools)
-		slices.SortStableFunc(tools, func(x, y personas.ToolExplanation) int {
-			switch {
-			case x.Parts.P > y.Parts.P:
-				return -1
-			case x.Parts.P < y.Parts.P:
-				return 1
-			}
-			return 0
-		})
+		tools := personas.ByLikelihood(act.Tools)
 		fmt.Fprintf(b, "  action %d (%s):", ai+1, act.Verb)
 		shown := 0
 		for _, t := range tools {

@@ -1,6 +1,9 @@
 package personas
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/herd-sh/herd/engine"
 )
 
@@ -186,4 +189,12 @@ func roundParts(p ScoreParts) ScoreParts {
 		*x = round4(*x)
 	}
 	return p
+}
+
+// ByLikelihood is a copy of tools, most likely first choice first (list
+// order among equals): how explanations are shown.
+func ByLikelihood(tools []ToolExplanation) []ToolExplanation {
+	out := slices.Clone(tools)
+	slices.SortStableFunc(out, func(a, b ToolExplanation) int { return cmp.Compare(b.Parts.P, a.Parts.P) })
+	return out
 }

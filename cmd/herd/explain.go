@@ -224,16 +224,7 @@ func writeExplanation(w io.Writer, e personas.Explanation) {
 		if len(act.CoveredBy) > 0 {
 			fmt.Fprintf(w, "  also done by: %s\n", strings.Join(act.CoveredBy, ", "))
 		}
-		tools := slices.Clone(act.Tools)
-		slices.SortStableFunc(tools, func(a, b personas.ToolExplanation) int {
-			switch {
-			case a.Parts.P > b.Parts.P:
-				return -1
-			case a.Parts.P < b.Parts.P:
-				return 1
-			}
-			return 0
-		})
+		tools := personas.ByLikelihood(act.Tools)
 		for _, t := range tools {
 			writeToolExplanation(w, t)
 		}
