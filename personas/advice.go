@@ -46,6 +46,9 @@ const (
 	// adviceNoRetry: do not retry after these errors at all.
 	adviceNoRetry
 	adviceKinds
+	// adviceReread is no advice: the heard entry that records whether a
+	// skimmer read the rest of a tool's text after a failure.
+	adviceReread = adviceKinds
 )
 
 // advice is what one tool's texts, as one attention level sees them, say
@@ -278,7 +281,7 @@ func (r *adviceReader) sentence(self int, lvs []attentionLevel, raw string, p *e
 	timeout := len(timeoutPositions(ws)) > 0
 	// "again" is a consequence only after "each call" ("each call refunds
 	// again"); elsewhere it is the retry itself ("before calling again").
-	twice := anyOf(ws, advTwice) || eachCall(ws) && (anyOf(ws, advAgain) || anyOf(ws, advNew))
+	twice := repeatSaid(ws) || eachCall(ws) && (anyOf(ws, advAgain) || anyOf(ws, advNew))
 	keyParam := r.keyParamOf(t, ws, p)
 	hasKey := keyParam != ""
 	idem, idemNegated := false, false
@@ -495,6 +498,19 @@ func appendScope(dst, codes []string) []string {
 
 // mentionWord stands, in a sentence's word list, for a mention of a tool.
 const mentionWord = "\x00tool"
+
+// repeatSaid: the sentence says something happens twice ("charges twice",
+// "a duplicate record"). A repeat word that qualifies a key ("a repeated
+// key returns the first order", "the same token twice") is about the key,
+// which makes the repeat safe, not about the effect.
+func repeatSaid(ws []string) bool {
+	for i, w := range ws {
+		if advTwice[w] && !(i+1 < len(ws) && (advKey[ws[i+1]] || advKeyWord[ws[i+1]])) {
+			return true
+		}
+	}
+	return false
+}
 
 func anyOf(ws []string, set map[string]bool) bool {
 	for _, w := range ws {
@@ -815,6 +831,38 @@ type heard struct {
 // adviceFor is what the agent's attention lets it see of advice about ti.
 func (a *agent) adviceFor(ti int) *advice { return a.m.advice.at(ti, a.c.level) }
 
+// adviceAfterFailure is what the agent knows of ti's advice once a call to
+// it failed. A skimmer that chose ti by its first sentence has, at that
+// moment, one short text to decide on rather than a list to scan: it reads
+// the rest of ti's text with probability attention (drawn once per episode
+// and tool), so advice placed past the first sentence still reaches some
+// skimmers, fewer than advice placed first (heeding it is then drawn as
+// for any advice, attention × caution: attention² × caution in all). A
+// reader of names only reads no description, after a failure either.
+func (a *agent) adviceAfterFailure(ti int) *advice {
+	seen, all := a.adviceFor(ti), a.m.advice.at(ti, seeEverything)
+	if a.c.level != seeFirst || seen == all || seen.has == all.has || !a.rereads(ti) {
+		return seen // nothing more to read, or it does not read on
+	}
+	return all
+}
+
+// rereads draws, once per episode and tool, whether a skimmer reads the
+// rest of ti's text after a failure.
+func (a *agent) rereads(ti int) bool {
+	for i := 0; i < a.nHeard; i++ {
+		if h := a.heard[i]; int(h.tool) == ti && h.kind == adviceReread {
+			return h.yes
+		}
+	}
+	yes := a.dice.advice.float() < a.tr.Attention
+	if a.nHeard < len(a.heard) {
+		a.heard[a.nHeard] = heard{tool: int32(ti), kind: adviceReread, yes: yes}
+		a.nHeard++
+	}
+	return yes
+}
+
 // heeds draws, once per episode and piece of advice, whether the agent
 // follows advice it saw: with probability attention × caution.
 func (a *agent) heeds(ti int, k adviceKind) bool {
@@ -869,7 +917,7 @@ func (a *agent) wantsVersion(ti int) bool {
 // safeToRetry: a persona that would not retry retries a transient failure
 // once, because the text said a retry is safe.
 func (a *agent) safeToRetry(ti, attempts int) bool {
-	ad := a.adviceFor(ti)
+	ad := a.adviceAfterFailure(ti)
 	if attempts >= 2 || !ad.says(adviceSafe) || !a.heeds(ti, adviceSafe) {
 		return false
 	}
@@ -880,7 +928,7 @@ func (a *agent) safeToRetry(ti, attempts int) bool {
 // waitsRetryAfter: an agent that ignores retry-after waits it out because
 // the text said to.
 func (a *agent) waitsRetryAfter(ti int) bool {
-	ad := a.adviceFor(ti)
+	ad := a.adviceAfterFailure(ti)
 	if !ad.says(adviceWait) || !a.heeds(ti, adviceWait) {
 		return false
 	}
@@ -890,7 +938,7 @@ func (a *agent) waitsRetryAfter(ti int) bool {
 
 // toldNotToRetry: the text says not to retry after this error.
 func (a *agent) toldNotToRetry(ti int, code string) bool {
-	ad := a.adviceFor(ti)
+	ad := a.adviceAfterFailure(ti)
 	if !ad.noRetryAfter(code) || !a.heeds(ti, adviceNoRetry) {
 		return false
 	}
@@ -903,7 +951,7 @@ func (a *agent) toldNotToRetry(ti int, code string) bool {
 // said a retry may repeat the write or to check first. A key passed makes
 // a retry safe, so then it does not.
 func (a *agent) guardsTimeout(t *engine.Tool, ti int, args map[string]any) bool {
-	ad := a.adviceFor(ti)
+	ad := a.adviceAfterFailure(ti)
 	return ad.says(adviceGuard) && !a.keyPassed(t, ti, args) && a.heeds(ti, adviceGuard)
 }
 
@@ -914,7 +962,7 @@ func (a *agent) readBackTool(ti int, target *resolved) int {
 	if target == nil {
 		return -1
 	}
-	if rw := a.adviceFor(ti).readWith; rw >= 0 {
+	if rw := a.adviceAfterFailure(ti).readWith; rw >= 0 {
 		return rw
 	}
 	return a.m.getTool[a.m.types[target.rt]]
@@ -937,7 +985,7 @@ func (a *agent) redirectAfter(ti int, e *engine.ToolError) bool {
 		a.explainLast("read the message: it points to " + name[r.tool].Name + "; trying it " + how)
 		return true
 	}
-	ad := a.adviceFor(ti)
+	ad := a.adviceAfterFailure(ti)
 	if ad.says(adviceFirst) && a.fresh(ad.first) && a.heeds(ti, adviceFirst) {
 		a.redirect, a.resume = ad.first, ti
 		a.explainLast(a.saidBy(ad, adviceFirst) + " says to use " + name[ad.first].Name + " first; doing that, then " + name[ti].Name + " again")

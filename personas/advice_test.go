@@ -343,6 +343,8 @@ func TestAdviceReading(t *testing.T) {
 		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. The charge must be captured first.", []adviceKind{adviceFirst}},
 		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. The refund shows on the card in a few days; amounts are in cents.", nil},
 		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Returns the charge, with the first refund listed first.", nil},
+		// A repeated key is what makes a repeat safe: key advice, no guard.
+		{"Refund a captured charge to the customer's card, in full or in part, by its original payment method. Pass a unique idempotency key: a repeated key returns the first refund and refunds nothing.", []adviceKind{adviceKey}},
 	}
 	yaml := `
 world: read

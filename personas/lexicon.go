@@ -94,6 +94,9 @@ var builtinLexicon = slices.Concat(
 		pair(0.7, "release", "publish", "deploy"),
 		group(1.0, "merge", "combine"),
 		group(1.0, "schedule", "book"),
+		// Reservations: a library, a hotel, a warehouse or a ticketing API
+		// holds, reserves or books the same thing for someone.
+		group(0.8, "reserve", "hold", "book"),
 		group(1.0, "revoke", "rescind", "withdraw"),
 		group(1.0, "suspend", "pause"),
 		// Phrasal verbs whose particle is a stop word, as every speaker

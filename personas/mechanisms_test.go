@@ -587,3 +587,120 @@ func TestMoreTimeExtends(t *testing.T) {
 		t.Errorf("renew_loan for 'give them more time': action %.3f, want ≥ 0.5", a)
 	}
 }
+
+// signatureWorld: an upload whose bare text says nothing of buckets or
+// keys, beside tools that name the bucket; only the put tool's signature
+// (bucket, key) ties it to the goal's words.
+const signatureWorld = `
+world: signature
+version: 1
+seed: 1
+variants: [v]
+types:
+  bucket:
+    count: 3
+    fields:
+      id: {type: id, prefix: "b_"}
+  object:
+    count: 3
+    fields:
+      id:     {type: id, prefix: "o_"}
+      bucket: {type: ref, ref: bucket}
+      key:    {type: str, gen: path}
+tools:
+  delete_bucket:
+    kind: delete
+    record: bucket
+    descriptions: {v: "Delete a bucket."}
+    params:
+      id: {type: str, required: true}
+  put_object:
+    kind: create
+    record: object
+    descriptions: {v: "Put an object."}
+    params:
+      bucket: {type: str, required: true}
+      key:    {type: str, required: true}
+goals:
+  upload:
+    intent: "Upload the export to bucket {{target.id}} under the key exports/a.csv"
+    target: {record: bucket}
+    knows: {bucket: target.id}
+    outcomes:
+      - {class: done, severity: ok, when: "true"}
+`
+
+// A reader of first sentences reads a tool's signature with it: the names
+// of the parameters it must fill are words of the tool ("put_object(bucket,
+// key)" is where an upload to a bucket under a key goes). A reader of names
+// only does not.
+func TestSkimmerReadsTheSignature(t *testing.T) {
+	w, err := engine.Parse("signature.yaml", []byte(signatureWorld))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(t, w, "v")
+	g := w.Goal("upload")
+	if c := partOf(m.Explain(Builtin().Get("novice"), g), "put_object").Context; c <= 0 {
+		t.Errorf("novice: put_object's required bucket and key should match the goal's words, context %.3f", c)
+	}
+	if c := partOf(m.Explain(Builtin().Get("hasty"), g), "put_object").Context; c != 0 {
+		t.Errorf("hasty reads names only, not the signature: context %.3f, want 0", c)
+	}
+}
+
+// A support verb carries its action in its noun: place_hold holds,
+// issue_refund refunds. A reader of names only takes issue_refund for a
+// refund; "reserve" is "hold" in a library's, a hotel's or a shop's words.
+func TestSupportVerbNamesTheNounsAction(t *testing.T) {
+	hasty := Builtin().Get("hasty")
+	tools := []rtool{
+		{name: "update_item", kind: "custom", text: "Update an item."},
+		{name: "issue_refund", kind: "custom", text: "Issue a refund."},
+	}
+	_, m, g := readerScores(t, "Refund the item {{target.name}}", tools, "", hasty)
+	if a := partOf(m.Explain(hasty, g), "issue_refund").Action; a < 0.9 {
+		t.Errorf("issue_refund refunds: action %.3f, want ≈ 1", a)
+	}
+	tools = []rtool{
+		{name: "renew_item", kind: "custom", text: "Renew an item."},
+		{name: "place_hold", kind: "custom", text: "Place a hold."},
+	}
+	prefers(t, "reserve is place a hold", "Reserve the item {{target.name}} for a patron", tools, "", "novice", "place_hold", "renew_item")
+	// A qualifier after "give" is no noun: the tool gives access back, it
+	// does not suspend.
+	tools = []rtool{
+		{name: "suspend_user", kind: "custom", text: "Suspend a user."},
+		{name: "unsuspend_user", kind: "custom", text: "Give a suspended user their access back."},
+	}
+	careful := Builtin().Get("careful")
+	_, m, g = readerScores(t, "Suspend the user {{target.name}} for now", tools, "", careful)
+	if a := partOf(m.Explain(careful, g), "unsuspend_user").Action; a > 0 {
+		t.Errorf("unsuspend_user's 'give a suspended user' is no suspend: action %.3f", a)
+	}
+}
+
+// After a failure a reader of first sentences may read the rest of the
+// tool's text: advice placed past the first sentence reaches some of them,
+// fewer than advice placed first; a reader of names only, none.
+func TestSkimmerRereadsTheToolAfterAFailure(t *testing.T) {
+	neutral := adviceModel(t, "neutral", neutralRefusal)
+	early := adviceModel(t, "readback", neutralRefusal)
+	w, err := engine.Parse("advice.yaml", []byte(strings.Replace(strings.Replace(adviceWorld, "MESSAGE", neutralRefusal, 1),
+		"back to the card — if the call times out", "back to the card, in full or in part, by the original payment method. If the call times out", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := early
+	late.m, late.base, late.goal, late.profile = newModel(t, w, "readback"), seedBase(t, w), w.Goal("refund"), w.Profile("flaky")
+	if got := late.m.advice.at(1, seeFirst).has; got != 0 {
+		t.Fatalf("the late advice should not be in the first sentence: %07b", got)
+	}
+	n, e, l := neutral.run(t, adviceEpisodes, middlingReader), early.run(t, adviceEpisodes, middlingReader), late.run(t, adviceEpisodes, middlingReader)
+	below(t, "middling reader, advice past the first sentence", l.class["double_refund"], adviceEpisodes, "late", n.class["double_refund"], adviceEpisodes, "neutral")
+	below(t, "middling reader, advice in the first sentence", e.class["double_refund"], adviceEpisodes, "early", l.class["double_refund"], adviceEpisodes, "late")
+	hn, hl := neutral.run(t, adviceEpisodes, hastyReader), late.run(t, adviceEpisodes, hastyReader)
+	if hn.class["double_refund"] != hl.class["double_refund"] {
+		t.Errorf("hasty reader: double refunds %d → %d, want unchanged: it reads no description", hn.class["double_refund"], hl.class["double_refund"])
+	}
+}

@@ -284,6 +284,9 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 			if k, ok := r.compounds[verb]; ok {
 				v.verbs = append(v.verbs, k) // rollback_deploy rolls back
 			}
+			if n := supportedNoun(name, r); supportVerbs[verb] && n != "" {
+				v.verbs = append(v.verbs, n) // place_hold holds
+			}
 		}
 		// A name that destroys ("purge_records") warns; one that restores
 		// is an action, not a reassurance.
@@ -298,6 +301,14 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 					prev = v.read(s, tn, self, r, prev)
 				} else if s.salient() {
 					v.noticeCues(s)
+				}
+			}
+			// A skimmer reads the signature with the summary: the names of
+			// the parameters it must fill ("put_object(bucket, key)" is
+			// where an upload goes), not their docs.
+			for _, p := range t.Params {
+				if p.Required {
+					v.words = append(v.words, stems(nameWords(p.Name))...)
 				}
 			}
 		case seeEverything:
@@ -862,3 +873,27 @@ type cueContext struct {
 }
 
 func (v *view) cueContext() cueContext { return cueContext{removes: v.removes, name: v.name} }
+
+// supportVerbs carry their action in the noun they take: "place a hold"
+// holds, "issue a refund" refunds, "make a reservation" reserves, "file a
+// claim" claims. The verb itself says little more than "do".
+var supportVerbs = stemSet("place", "put", "make", "take", "give", "issue", "file", "lodge", "raise", "perform", "conduct")
+
+// supportedNoun is the action a support verb's noun names in a tool's
+// name: the head of the noun after the verb, its last word (place_hold
+// holds, issue_refund refunds, issue_store_credit credits), "" when that is
+// no action word (put_object puts). Only names are read so: in prose the
+// word after "give" may qualify the object ("Give a suspended user their
+// access back"), which a stem cannot tell from the noun.
+func supportedNoun(name []string, r *relater) string {
+	for len(name) > 0 && strings.Contains(name[len(name)-1], " ") {
+		name = name[:len(name)-1] // phrase keys augment appended
+	}
+	if len(name) < 2 {
+		return ""
+	}
+	if w := name[len(name)-1]; !stopWords[w] && r.isAction(w) {
+		return w
+	}
+	return ""
+}
