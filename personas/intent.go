@@ -39,6 +39,21 @@ var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "re
 // is asked for ("the employee asked us to take it back").
 var embeddedRequest = regexp.MustCompile(`(?i)\b(?:asked|asks|wants|wanted|needs|needed|would like|told|begged|requested)\s+(?:us|me|you|them|him|her)?\s*to\s+`)
 
+// modalStatement is a clause that opens with a modal: its subject is an
+// earlier clause's ("we are freezing releases and will turn it back on in
+// January"), and it says what will or may happen, not what to do now.
+// "Could you …" and "Can you …" are requests, which politeFrame strips
+// first.
+var modalStatement = regexp.MustCompile(`^(?i)\s*(?:will|would|shall|may|might|could|can|should|must|won't|wouldn't)\s+\pL`)
+
+// ensureFrame opens a request for a state of affairs: "make sure …",
+// "ensure that …", "see to it that …".
+var ensureFrame = regexp.MustCompile(`^(?i)\s*(?:make\s+sure|make\s+certain|ensure|see\s+to\s+it)\s+(?:that\s+)?`)
+
+// negatedClause says something is not to happen: "no new pods get
+// scheduled", "nobody can sign in", "it is not billed again".
+var negatedClause = regexp.MustCompile(`(?i)^(?:no|nobody|nothing|none|no\s+one|neither)\b|\b(?:not|never|cannot|can't|won't|isn't|aren't|doesn't|don't)\b`)
+
 // leaveAlone is a clause that asks to leave something as it is: a
 // constraint on the action, not one of its own ("stick it to the top, and
 // leave its wording alone").
@@ -137,6 +152,14 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 				raw = raw[loc[1]:]
 			}
 		}
+		// "Make sure no new pods get scheduled onto it" asks for what the
+		// clause after the frame says; said in the negative, it asks to
+		// block that.
+		prevent := false
+		if loc := ensureFrame.FindStringIndex(raw); loc != nil {
+			raw = raw[loc[1]:]
+			prevent = negatedClause.MatchString(raw)
+		}
 		ws := rewriteIdioms(stems(raw), idiomSenses)
 		aug, _ := r.augment(ws)
 		for _, w := range ws {
@@ -147,10 +170,16 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 				addWord(w)
 			}
 		}
+		if prevent {
+			if b := key("block"); !slices.Contains(verbs, b) {
+				verbs = append(verbs, b)
+			}
+			continue
+		}
 		if leaveAlone.MatchString(raw) {
 			continue // "leave its wording alone": what must not change, no action
 		}
-		if !imperative(raw) || cl.explains && len(verbs) > 0 {
+		if !imperative(raw) || modalStatement.MatchString(raw) || cl.explains && len(verbs) > 0 {
 			continue // a statement, or a request said again after its colon
 		}
 		for i, w := range ws {
@@ -375,6 +404,22 @@ var temporaryVerbs = stemSet("pause", "suspend", "disable", "hold", "deactivate"
 // it for good) and not "later".
 var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|come\s+back|be\s+back|resume\b)`)
 
+// saysForAWhile: a clause of the goal says the stop is for a while. A
+// clause that states how things have been ("the build has been stuck for
+// an hour", "it was down for two days") says how long a state lasted, not
+// how long the stop is to.
+func saysForAWhile(text string) bool {
+	for _, c := range clauseBreak.Split(text, -1) {
+		if forAWhile.MatchString(c) && !pastState.MatchString(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// pastState is a clause that says how something has been.
+var pastState = regexp.MustCompile(`(?i)\b(?:has|have|had)\s+(?:\w+\s+)?been\b|\b(?:was|were)\s+(?:\w+\s+)?(?:down|stuck|broken|offline|out|running|up|idle|failing)\b|\bago\b`)
+
 // temporaryWeight is how surely a stop said for a while is a pause: as
 // surely as a domain lexicon's family member (hide ≈ suspend).
 const temporaryWeight = 0.7
@@ -384,7 +429,7 @@ const temporaryWeight = 0.7
 // … so they can pick it up again" asks for a pause, though neither
 // WordNet's senses of stop nor the goal's words say pause.
 func (in *intent) readForAWhile(text string) {
-	if !stoppingVerbs[in.verb] || !forAWhile.MatchString(text) {
+	if !stoppingVerbs[in.verb] || !saysForAWhile(text) {
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(temporaryVerbs)) {

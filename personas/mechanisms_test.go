@@ -704,3 +704,65 @@ func TestSkimmerRereadsTheToolAfterAFailure(t *testing.T) {
 		t.Errorf("hasty reader: double refunds %d → %d, want unchanged: it reads no description", hn.class["double_refund"], hl.class["double_refund"])
 	}
 }
+
+// Readings of a goal's wording, each found in a held-out goal that was
+// misread: a noun and its id followed by "of pipeline …" and a verb is the
+// subject, not a request to run; a clause that opens with a modal ("and
+// will turn it back on in January") states what will happen; "for an hour"
+// in "has been stuck for an hour" says how long a state lasted, not that
+// the stop is for a while; "make sure no new pods get scheduled" asks to
+// block.
+func TestGoalClauseReadings(t *testing.T) {
+	careful := Builtin().Get("careful")
+	verbsOf := func(intent string, tools []rtool) []string {
+		_, m, g := readerScores(t, intent, tools, "", careful)
+		var out []string
+		for _, a := range m.ExplainChoice(careful, g).Actions {
+			out = append(out, a.Verb)
+		}
+		return out
+	}
+	items := []rtool{
+		{name: "run_item", kind: "custom", text: "Run an item."},
+		{name: "retry_item", kind: "custom", text: "Retry an item."},
+		{name: "disable_item", kind: "custom", text: "Disable an item."},
+		{name: "stop_item", kind: "custom", text: "Stop an item."},
+	}
+	cases := []struct{ intent, want string }{
+		{"Run {{target.id}} of pipeline {{target.name}} failed on a flaky test: retry it", "retri"},
+		{"Disable the item {{target.name}} for now; we are busy and will turn it back on in January", "disabl"},
+		{"Make sure no new jobs get scheduled onto the item {{target.name}}", "block"},
+	}
+	for _, c := range cases {
+		if got := verbsOf(c.intent, items); !slices.Equal(got, []string{c.want}) {
+			t.Errorf("%q: actions %v, want [%s]", c.intent, got, c.want)
+		}
+	}
+	tools := []rtool{
+		{name: "pause_item", kind: "custom", text: "Pause an item."},
+		{name: "cancel_item", kind: "custom", text: "Cancel an item."},
+	}
+	sc, _, _ := readerScores(t, "The item {{target.name}} has been stuck for an hour: stop it", tools, "", careful)
+	if pp, pc := pOf(sc, "pause_item"), pOf(sc, "cancel_item"); pp >= pc {
+		t.Errorf("'has been stuck for an hour' is no stop for a while: pause %.3f, cancel %.3f", pp, pc)
+	}
+}
+
+// "Re-run" is what a CI service calls a retry, and "unschedulable" is
+// about scheduling: a goal to retry finds the re-run tool by its verb, and
+// one that says no pods may be scheduled shares "scheduled" with a text
+// that marks a node unschedulable.
+func TestRerunAndNegativePrefixRoots(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "trigger_item", kind: "custom", text: "Trigger an item."},
+		{name: "rerun_item", kind: "custom", text: "Re-run an item."},
+	}
+	_, m, g := readerScores(t, "Retry the item {{target.name}}", tools, "", careful)
+	if a := partOf(m.Explain(careful, g), "rerun_item").Action; a <= 0 {
+		t.Errorf("retry → rerun: action %.3f", a)
+	}
+	if got := appendRoots([]string{"mark", stem("unschedulable"), stem("until"), stem("unique")}); !slices.Contains(got, stem("schedulable")) || len(got) != 5 {
+		t.Errorf("appendRoots: %v, want the root of unschedulable alone added", got)
+	}
+}

@@ -425,10 +425,11 @@ func subjectPlaceholders(intent string) string {
 // nounSubject is a noun and its placeholder opening a clause, followed by a
 // verb that states something of it: "Message {{knows.id}} has the on-call
 // rota", "Instance {{knows.id}} keeps running out of memory", "Channel
-// {{knows.id}} (#{{target.name}}) should be called …". The noun is the
+// {{knows.id}} (#{{target.name}}) should be called …", "Run {{knows.id}} of
+// pipeline {{knows.pipeline}} failed". The noun is the
 // clause's subject, not a request to message or to instance; "Archive
 // {{target.name}}: they left" stays a request.
-var nounSubject = regexp.MustCompile(`(^|[.!?;:—–]\s*)((?:\pL[\pL-]*\s+){0,2}\pL[\pL-]*)\s+(\{\{[^{}]*\}\}(?:\s*\([^()]*\))?(?:\s+(?:of|for|in|on|from|at)\s+\{\{[^{}]*\}\})?\s+(?:has|have|is|are|was|were|should|needs|must|will|keeps|can|cannot|can't|does|doesn't|isn't|wants|belongs|gets|looks|seems|holds|contains|shows|says|still|already|broke|failed|crashed|went|ran|hangs|hung|died)\b)`)
+var nounSubject = regexp.MustCompile(`(^|[.!?;:—–]\s*)((?:\pL[\pL-]*\s+){0,2}\pL[\pL-]*)\s+(\{\{[^{}]*\}\}(?:\s*\([^()]*\))?(?:\s+(?:of|for|in|on|from|at)\s+(?:\pL[\pL-]*\s+){0,2}\{\{[^{}]*\}\})?\s+(?:has|have|is|are|was|were|should|needs|must|will|keeps|can|cannot|can't|does|doesn't|isn't|wants|belongs|gets|looks|seems|holds|contains|shows|says|still|already|broke|failed|crashed|went|ran|hangs|hung|died)\b)`)
 
 // removePlaceholders drops {{…}} from an intent template: placeholders are
 // names and values, not the words a reader matches tools against.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/internal/wordnet"
 )
 
 // A view is what an agent at one attention level sees of one tool: the
@@ -333,6 +334,7 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 				v.cues[cueRepeatReassure]++
 			}
 		}
+		v.words = appendRoots(v.words)
 		v.disagree = disagreement(t, &v, lv, r)
 		out[lv] = v
 	}
@@ -896,4 +898,20 @@ func supportedNoun(name []string, r *relater) string {
 		return w
 	}
 	return ""
+}
+
+// appendRoots adds the root of every negative un- word a tool's text uses
+// as a word of its own: "mark it unschedulable" is about scheduling, as a
+// goal that asks that no pods get scheduled is. Only the context counts it
+// (the tool's action is matched on its verbs, where unarchive stays the
+// opposite of archive), and only a root general English knows, of four
+// letters or more: "under", "unique" and "until" keep their words.
+func appendRoots(words []string) []string {
+	n := len(words)
+	for _, w := range words[:n] {
+		if root, ok := strings.CutPrefix(w, "un"); ok && len(root) >= 4 && !strings.Contains(w, " ") && wordnet.POSOf(root) != 0 && !slices.Contains(words, root) {
+			words = append(words, root)
+		}
+	}
+	return words
 }
