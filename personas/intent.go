@@ -46,6 +46,10 @@ var embeddedRequest = regexp.MustCompile(`(?i)\b(?:asked|asks|wants|wanted|needs
 // first.
 var modalStatement = regexp.MustCompile(`^(?i)\s*(?:will|would|shall|may|might|could|can|should|must|won't|wouldn't)\s+\pL`)
 
+// magnitudeTo is a particle followed by the value to reach: "down to
+// {{knows.n}} pods", "up to 500", "down to zero".
+var magnitudeTo = regexp.MustCompile(`(?i)\b(?:down|up)\s+to\s+(?:#|\{\{|\d|zero\b|one\b|two\b|three\b|half\b|a\s+(?:single|couple|few)\b)`)
+
 // ensureFrame opens a request for a state of affairs: "make sure …",
 // "ensure that …", "see to it that …".
 var ensureFrame = regexp.MustCompile(`^(?i)\s*(?:make\s+sure|make\s+certain|ensure|see\s+to\s+it)\s+(?:that\s+)?`)
@@ -238,6 +242,25 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	}
 	if len(verbs) == 0 {
 		verbs = []string{words[0]}
+	}
+	// "Take it down to 0 pods", "bring the limit up to 500": a phrasal verb
+	// whose particle is followed by the value to reach changes a magnitude.
+	// It is read as decrease or increase, its plain sense (take down:
+	// remove) kept as a weaker one.
+	if magnitudeTo.MatchString(text) {
+		for i, v := range verbs {
+			to := ""
+			switch {
+			case strings.HasSuffix(v, " "+key("down")):
+				to = key("decrease")
+			case strings.HasSuffix(v, " "+key("up")):
+				to = key("increase")
+			}
+			if to != "" && !slices.Contains(verbs, to) {
+				verbs[i] = to
+				idiomSenses[to] = append(idiomSenses[to], v)
+			}
+		}
 	}
 	out := make([]intent, len(verbs))
 	for i, v := range verbs {

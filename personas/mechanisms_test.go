@@ -711,7 +711,7 @@ func TestSkimmerRereadsTheToolAfterAFailure(t *testing.T) {
 // will turn it back on in January") states what will happen; "for an hour"
 // in "has been stuck for an hour" says how long a state lasted, not that
 // the stop is for a while; "make sure no new pods get scheduled" asks to
-// block.
+// block; "take it down to 2 pods" lowers a number, it removes nothing.
 func TestGoalClauseReadings(t *testing.T) {
 	careful := Builtin().Get("careful")
 	verbsOf := func(intent string, tools []rtool) []string {
@@ -732,6 +732,7 @@ func TestGoalClauseReadings(t *testing.T) {
 		{"Run {{target.id}} of pipeline {{target.name}} failed on a flaky test: retry it", "retri"},
 		{"Disable the item {{target.name}} for now; we are busy and will turn it back on in January", "disabl"},
 		{"Make sure no new jobs get scheduled onto the item {{target.name}}", "block"},
+		{"Take the item {{target.name}} down to {{target.id}} copies overnight", "decreas"},
 	}
 	for _, c := range cases {
 		if got := verbsOf(c.intent, items); !slices.Equal(got, []string{c.want}) {

@@ -445,7 +445,7 @@ func removePlaceholders(intent string) string {
 			return b.String()
 		}
 		b.WriteString(intent[:i])
-		b.WriteByte(' ')
+		b.WriteString(" # ") // a value: no word, but "down to #" still sees that one follows
 		j := strings.Index(intent[i:], "}}")
 		if j < 0 {
 			return b.String()
