@@ -864,14 +864,18 @@ func (a *agent) rereads(ti int) bool {
 }
 
 // heeds draws, once per episode and piece of advice, whether the agent
-// follows advice it saw: with probability attention × caution.
-func (a *agent) heeds(ti int, k adviceKind) bool {
+// follows advice it saw: with probability attention × caution — or, for
+// an instruction on how to call (pass this key, pass the version, use that
+// tool first, read back before retrying), attention × max(caution, literalness): a literal reader
+// does what the text says to the letter, cautious or not. A warning to be
+// careful ("a retry may charge twice") weighs by caution alone.
+func (a *agent) heeds(ti int, k adviceKind, ad *advice) bool {
 	for i := 0; i < a.nHeard; i++ {
 		if h := a.heard[i]; int(h.tool) == ti && h.kind == k {
 			return h.yes
 		}
 	}
-	yes := a.dice.advice.float() < a.tr.Attention*a.tr.Caution
+	yes := a.dice.advice.float() < a.tr.Attention*a.heedWeight(k, ad)
 	// Eight decisions cover an episode (a few tools, a few kinds of
 	// advice each, within patience); past them an agent decides afresh.
 	if a.nHeard < len(a.heard) {
@@ -885,7 +889,7 @@ func (a *agent) heeds(ti int, k adviceKind) bool {
 // the text said to.
 func (a *agent) advisedKey(ti int) bool {
 	ad := a.adviceFor(ti)
-	if !ad.says(adviceKey) || !a.heeds(ti, adviceKey) {
+	if !ad.says(adviceKey) || !a.heeds(ti, adviceKey, ad) {
 		return false
 	}
 	a.explain("passes " + ad.keyParam + ": " + a.saidBy(ad, adviceKey) + " says to")
@@ -911,14 +915,14 @@ func (a *agent) wantsVersion(ti int) bool {
 		return false // it passes one anyway
 	}
 	ad := a.adviceFor(ti)
-	return ad.says(adviceVersion) && a.heeds(ti, adviceVersion)
+	return ad.says(adviceVersion) && a.heeds(ti, adviceVersion, ad)
 }
 
 // safeToRetry: a persona that would not retry retries a transient failure
 // once, because the text said a retry is safe.
 func (a *agent) safeToRetry(ti, attempts int) bool {
 	ad := a.adviceAfterFailure(ti)
-	if attempts >= 2 || !ad.says(adviceSafe) || !a.heeds(ti, adviceSafe) {
+	if attempts >= 2 || !ad.says(adviceSafe) || !a.heeds(ti, adviceSafe, ad) {
 		return false
 	}
 	a.explainLast("retries once: " + a.saidBy(ad, adviceSafe) + " says a retry is safe")
@@ -929,7 +933,7 @@ func (a *agent) safeToRetry(ti, attempts int) bool {
 // the text said to.
 func (a *agent) waitsRetryAfter(ti int) bool {
 	ad := a.adviceAfterFailure(ti)
-	if !ad.says(adviceWait) || !a.heeds(ti, adviceWait) {
+	if !ad.says(adviceWait) || !a.heeds(ti, adviceWait, ad) {
 		return false
 	}
 	a.explainLast("waits out the retry-after: " + a.saidBy(ad, adviceWait) + " says to")
@@ -939,7 +943,7 @@ func (a *agent) waitsRetryAfter(ti int) bool {
 // toldNotToRetry: the text says not to retry after this error.
 func (a *agent) toldNotToRetry(ti int, code string) bool {
 	ad := a.adviceAfterFailure(ti)
-	if !ad.noRetryAfter(code) || !a.heeds(ti, adviceNoRetry) {
+	if !ad.noRetryAfter(code) || !a.heeds(ti, adviceNoRetry, ad) {
 		return false
 	}
 	a.explainLast("does not retry: " + a.saidBy(ad, adviceNoRetry) + " says not to")
@@ -952,7 +956,7 @@ func (a *agent) toldNotToRetry(ti int, code string) bool {
 // a retry safe, so then it does not.
 func (a *agent) guardsTimeout(t *engine.Tool, ti int, args map[string]any) bool {
 	ad := a.adviceAfterFailure(ti)
-	return ad.says(adviceGuard) && !a.keyPassed(t, ti, args) && a.heeds(ti, adviceGuard)
+	return ad.says(adviceGuard) && !a.keyPassed(t, ti, args) && a.heeds(ti, adviceGuard, ad)
 }
 
 // readBackTool is the tool the agent reads back with after a guarded
@@ -986,7 +990,7 @@ func (a *agent) redirectAfter(ti int, e *engine.ToolError) bool {
 		return true
 	}
 	ad := a.adviceAfterFailure(ti)
-	if ad.says(adviceFirst) && a.fresh(ad.first) && a.heeds(ti, adviceFirst) {
+	if ad.says(adviceFirst) && a.fresh(ad.first) && a.heeds(ti, adviceFirst, ad) {
 		a.redirect, a.resume = ad.first, ti
 		a.explainLast(a.saidBy(ad, adviceFirst) + " says to use " + name[ad.first].Name + " first; doing that, then " + name[ti].Name + " again")
 		return true
@@ -1051,4 +1055,17 @@ func joinRead(a, b string) string {
 		return b
 	}
 	return a + "; " + b
+}
+
+// heedWeight is how readily the agent follows advice of kind k it read.
+func (a *agent) heedWeight(k adviceKind, ad *advice) float64 {
+	switch k {
+	case adviceKey, adviceVersion, adviceFirst, adviceWait:
+		return max(a.tr.Caution, a.tr.Literalness)
+	case adviceGuard:
+		if ad.readBack {
+			return max(a.tr.Caution, a.tr.Literalness) // "list the runs before you retry"
+		}
+	}
+	return a.tr.Caution
 }

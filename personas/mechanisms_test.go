@@ -767,3 +767,30 @@ func TestRerunAndNegativePrefixRoots(t *testing.T) {
 		t.Errorf("appendRoots: %v, want the root of unschedulable alone added", got)
 	}
 }
+
+// A literal reader does what a text tells it to the letter: told to pass
+// the idempotency key, it passes it more often than a reader as attentive
+// and as cautious who takes words loosely. A warning alone ("a retry may
+// refund twice") weighs by caution, for both alike.
+func TestLiteralReaderFollowsInstructions(t *testing.T) {
+	literalReader := derive("literal_reader", middlingReader.Traits, func(t *Traits) { t.Literalness = 0.95 })
+	keyed := adviceModel(t, "keyed", neutralRefusal)
+	l, m := keyed.run(t, adviceEpisodes, literalReader), keyed.run(t, adviceEpisodes, middlingReader)
+	below(t, "told to pass a key", l.class["double_refund"], adviceEpisodes, "literal reader", m.class["double_refund"], adviceEpisodes, "middling reader")
+}
+
+// A plural noun that opens a sentence is its subject, not the tool's
+// action: "Runs already in progress go on" says nothing a tool does; "Runs
+// the pipeline" does.
+func TestPluralSubjectIsNoAction(t *testing.T) {
+	for text, want := range map[string]string{
+		"Runs already in progress go on.":         "",
+		"Jobs that passed are not run again.":     "",
+		"Runs the pipeline from the branch head.": stem("run"),
+		"Stops a run that is in progress.":        stem("stop"),
+	} {
+		if got := actionWord(text); got != want {
+			t.Errorf("actionWord(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

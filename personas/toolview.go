@@ -466,8 +466,23 @@ func actionWord(raw string) string {
 		// with…") names no action of this tool.
 		return ""
 	}
+	if strings.HasSuffix(w, "s") && len(first) > 1 && pluralSubjectNext[strings.ToLower(first[1])] {
+		// A plural noun as subject ("Runs already in progress go on",
+		// "Jobs that passed are not run again") names no action of this
+		// tool; a verb in the third person takes an object ("Runs the
+		// pipeline", "Stops a run").
+		return ""
+	}
 	return st
 }
+
+// pluralSubjectNext are words that follow a plural noun opening a sentence
+// and never a verb's object: relatives, auxiliaries, and the adverbs and
+// prepositions that qualify a subject.
+var pluralSubjectNext = map[string]bool{"already": true, "still": true, "currently": true, "that": true, "which": true,
+	"who": true, "whose": true, "are": true, "were": true, "will": true, "can": true, "cannot": true, "may": true,
+	"must": true, "should": true, "have": true, "stay": true, "keep": true, "remain": true, "go": true, "in": true,
+	"of": true, "on": true, "from": true, "without": true}
 
 func isWordRune(r rune) bool {
 	return r == '\'' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127 && isLetterRune(r)
