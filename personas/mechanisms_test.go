@@ -310,7 +310,7 @@ func TestPhrasalPickUpIsNoRedirect(t *testing.T) {
 func TestEndItThenIsLaterNotNow(t *testing.T) {
 	careful := Builtin().Get("careful")
 	tools := []rtool{
-		{name: "cancel_item", kind: "custom", text: "Cancel an item immediately: it ends now."},
+		{name: "cancel_item", kind: "custom", text: "Cancel an item. It ends the item immediately."},
 		{name: "schedule_item_end", kind: "custom", text: "Schedule an item to end when its term does."},
 	}
 	_, m, g := readerScores(t, "Let the item run until the end of its term, and end it then", tools, "", careful)
@@ -320,6 +320,12 @@ func TestEndItThenIsLaterNotNow(t *testing.T) {
 	}
 	if c := partOf(m.Explain(careful, g), "cancel_item").Cues; c >= 0 {
 		t.Errorf("a tool that acts at once for a goal that says later: cues %.3f, want a warning (< 0)", c)
+	}
+	// Ending now is not ending then: the match of the action itself falls,
+	// for a reader of any caution.
+	novice := Builtin().Get("novice")
+	if a := partOf(m.Explain(novice, g), "cancel_item").Action; a > nowForLater+1e-9 {
+		t.Errorf("a tool that acts at once for a goal that says later: action %.3f, want at most %.2f", a, nowForLater)
 	}
 	_, m, g = readerScores(t, "End the item", tools, "", careful)
 	if c := partOf(m.Explain(careful, g), "cancel_item").Cues; c != 0 {

@@ -48,6 +48,9 @@ const (
 	// cautionThreshold: agents at least this cautious pass expected
 	// versions and refuse to guess between records with the same name.
 	cautionThreshold = 0.5
+	// nowForLater scales the action match of a tool that says it acts at
+	// once, for a goal that asks for the action later.
+	nowForLater = 0.5
 )
 
 // saturate counts repeated cues with diminishing weight: 1, 1.5, 1.75…
@@ -120,6 +123,13 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		// changing a plan" is, and wins over a weaker match of the verb.
 		if d := m.redirectDenial(rd, ti, lv, isCand, tr); d > 0 && d >= math.Max(a, 0) {
 			a = -d
+		}
+		// "End it then", "at the end of the period": a tool that says it
+		// acts at once ("ends the subscription immediately") does the
+		// action at another time than the one asked, which is not the
+		// same action — not only a risk the cautious weigh (the cue below).
+		if in.later && a > 0 && rd.views[ti][lv].now > 0 {
+			a *= nowForLater
 		}
 		acts[i] = a
 	}
