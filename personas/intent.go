@@ -46,6 +46,10 @@ var embeddedRequest = regexp.MustCompile(`(?i)\b(?:asked|asks|wants|wanted|needs
 // first.
 var modalStatement = regexp.MustCompile(`^(?i)\s*(?:will|would|shall|may|might|could|can|should|must|won't|wouldn't)\s+\pL`)
 
+// ruledOut opens the alternative a goal rules out: ", not a …", "rather
+// than …", "instead of …", "as opposed to …".
+var ruledOut = regexp.MustCompile(`(?i),\s*(?:but\s+|and\s+)?not\s+(?:a|an|the|any|some)\b|\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\b`)
+
 // magnitudeTo is a particle followed by the value to reach: "down to
 // {{knows.n}} pods", "up to 500", "down to zero".
 var magnitudeTo = regexp.MustCompile(`(?i)\b(?:down|up)\s+to\s+(?:#|\{\{|\d|zero\b|one\b|two\b|three\b|half\b|a\s+(?:single|couple|few)\b)`)
@@ -163,6 +167,12 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		if loc := ensureFrame.FindStringIndex(raw); loc != nil {
 			raw = raw[loc[1]:]
 			prevent = negatedClause.MatchString(raw)
+		}
+		// "…, not a fresh run of the whole pipeline", "rather than a new
+		// one": the alternative the goal rules out describes the tool not
+		// to use, so its words are none to look for.
+		if loc := ruledOut.FindStringIndex(raw); loc != nil {
+			raw = raw[:loc[0]] + " not" // the constraint stays: something is not to be done
 		}
 		ws := rewriteIdioms(stems(raw), idiomSenses)
 		aug, _ := r.augment(ws)

@@ -800,3 +800,25 @@ func TestPluralSubjectIsNoAction(t *testing.T) {
 		}
 	}
 }
+
+// The alternative a goal rules out (", not a fresh run of the whole
+// pipeline", "rather than a new one") describes the tool not to use: its
+// words are no context to look for, and the goal still says something is
+// not to be done.
+func TestRuledOutAlternativeIsNoContext(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "trigger_item", kind: "custom", text: "Start a fresh run of the whole item."},
+		{name: "rerun_item", kind: "custom", text: "Re-run the failed parts of an item."},
+	}
+	_, m, g := readerScores(t, "Retry the failed parts of item {{target.name}}, not a fresh run of the whole item", tools, "", careful)
+	a := m.ExplainChoice(careful, g).Actions[0]
+	for _, w := range a.Words {
+		if w.Word == stem("fresh") || w.Word == stem("whole") {
+			t.Errorf("a ruled-out alternative's word %q is a context word: %v", w.Word, a.Words)
+		}
+	}
+	if !slices.Contains(a.Constraints, "keep data") {
+		t.Errorf("'not a fresh run' still says something is not to be done: constraints %v", a.Constraints)
+	}
+}
