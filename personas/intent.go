@@ -46,6 +46,34 @@ var embeddedRequest = regexp.MustCompile(`(?i)\b(?:asked|asks|wants|wanted|needs
 // first.
 var modalStatement = regexp.MustCompile(`^(?i)\s*(?:will|would|shall|may|might|could|can|should|must|won't|wouldn't)\s+\pL`)
 
+// keepClause asks to keep what the action leaves: "keep it, we may need
+// it again", "but keep the bucket itself". Like leaveAlone, a constraint
+// (keep data), not an action of its own.
+var keepClause = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:keep|retain|preserve)\s+(?:it|them|this|that|these|those|its|their|the|everything|all|both)\b`)
+
+// baseForm reports whether a clause's first word can be an imperative
+// verb: the imperative is the verb's base form, so a first word in -s
+// ("settings", "pods", "runs") or -ing ("closing") is a noun, a third
+// person or a gerund — except words whose base form ends so ("press",
+// "focus", "bring").
+func baseForm(clause string) bool {
+	ws := splitWords(clause)
+	if len(ws) == 0 {
+		return true
+	}
+	w := strings.ToLower(ws[0])
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ing") && !baseIng[w]:
+		return false
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return false
+	}
+	return true
+}
+
+// baseIng are verbs whose base form ends in -ing.
+var baseIng = setOf("bring", "sing", "ring", "sting", "swing", "string", "wring", "fling", "cling", "sling", "ping", "ding")
+
 // ruledOut opens the alternative a goal rules out: ", not a …", "rather
 // than …", "instead of …", "as opposed to …".
 var ruledOut = regexp.MustCompile(`(?i),\s*(?:but\s+|and\s+)?not\s+(?:a|an|the|any|some)\b|\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\b`)
@@ -190,8 +218,10 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			}
 			continue
 		}
-		if leaveAlone.MatchString(raw) {
-			continue // "leave its wording alone": what must not change, no action
+		if leaveAlone.MatchString(raw) || keepClause.MatchString(raw) || !baseForm(raw) {
+			// "leave its wording alone", "keep it": what must not change, no
+			// action; "settings" after "its name and": a noun, no imperative.
+			continue
 		}
 		if !imperative(raw) || modalStatement.MatchString(raw) || cl.explains && len(verbs) > 0 {
 			continue // a statement, or a request said again after its colon

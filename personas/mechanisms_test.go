@@ -822,3 +822,33 @@ func TestRuledOutAlternativeIsNoContext(t *testing.T) {
 		t.Errorf("'not a fresh run' still says something is not to be done: constraints %v", a.Constraints)
 	}
 }
+
+// More readings of a goal's clauses: "keep it" asks to keep, it is no
+// second action; a clause that opens with a noun in -s ("… its name and
+// settings") is no imperative; "{{host}}.{{zone}}" is one value, whose dot
+// opens no clause, and "on {{host}}" is a preposition, not "add on".
+func TestConstraintAndNounClausesAreNoActions(t *testing.T) {
+	careful := Builtin().Get("careful")
+	items := []rtool{
+		{name: "disable_item", kind: "custom", text: "Disable an item."},
+		{name: "set_item", kind: "custom", text: "Set an item's fields."},
+		{name: "add_item", kind: "custom", text: "Add an item."},
+	}
+	for intent, want := range map[string]string{
+		"Switch off the item {{target.name}} everywhere; keep it, we may need it again":              "switch off",
+		"Empty the item {{target.name}}, but keep the item itself with its name and settings":        "empti",
+		"Add an item {{target.name}} on {{target.id}}.{{target.name}} for domain verification, once": "add",
+	} {
+		_, m, g := readerScores(t, intent, items, "", careful)
+		var got []string
+		for _, a := range m.ExplainChoice(careful, g).Actions {
+			got = append(got, a.Verb)
+		}
+		if !slices.Equal(got, []string{want}) {
+			t.Errorf("%q: actions %v, want [%s]", intent, got, want)
+		}
+	}
+	if baseForm("settings") || baseForm("closing the ticket") || !baseForm("press the button") || !baseForm("bring it back") {
+		t.Error("baseForm: -s and -ing words open no imperative, press and bring do")
+	}
+}

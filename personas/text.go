@@ -141,6 +141,10 @@ func scanFields(text string) []field {
 		return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '\'' || r == '’'
 	}
 	start := -1
+	// value: a placeholder's mark ("#", removePlaceholders) stood after the
+	// last word, so punctuation after it does not end that word's clause:
+	// "on {{host}}." puts the host after "on".
+	value := false
 	for i, r := range text + " " {
 		if i < len(text) && isWord(r) {
 			if start < 0 {
@@ -150,9 +154,12 @@ func scanFields(text string) []field {
 		}
 		if start >= 0 {
 			out = append(out, field{text: text[start:i]})
-			start = -1
+			start, value = -1, false
 		}
-		if len(out) > 0 && (i >= len(text) || strings.ContainsRune(".,;:!?)—–", r)) {
+		if r == '#' {
+			value = true
+		}
+		if len(out) > 0 && !value && (i >= len(text) || strings.ContainsRune(".,;:!?)—–", r)) {
 			out[len(out)-1].clauseEnd = true
 		}
 	}
@@ -418,6 +425,8 @@ var clauseSubject = regexp.MustCompile(`(^|[.!?;:—–]\s*)\{\{[^{}]*\}\}(\s+\p
 // their subscription"). The subject becomes "they", which no reader takes
 // for an action.
 func subjectPlaceholders(intent string) string {
+	// "{{host}}.{{zone}}" is one value: its dot opens no clause.
+	intent = joinedPlaceholders.ReplaceAllString(intent, "}}{{")
 	intent = nounSubject.ReplaceAllString(intent, "${1}the ${2} ${3}")
 	return clauseSubject.ReplaceAllString(intent, "${1}they${2}")
 }
