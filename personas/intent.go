@@ -67,12 +67,22 @@ func baseForm(clause string) bool {
 		return false
 	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		return false
+	case len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") && !baseEd[w]:
+		// "… has frozen and stopped sending data": a past tense goes on
+		// with the statement's subject.
+		return false
 	}
 	return true
 }
 
+// baseEd are verbs whose base form ends in -ed (besides -eed: need, proceed).
+var baseEd = setOf("embed", "shred", "unshred")
+
 // baseIng are verbs whose base form ends in -ing.
 var baseIng = setOf("bring", "sing", "ring", "sting", "swing", "string", "wring", "fling", "cling", "sling", "ping", "ding")
+
+// andThen is a clause break that joins two clauses of one subject.
+var andThen = regexp.MustCompile(`(?i)\b(?:and|then)\b`)
 
 // ruledOut opens the alternative a goal rules out: ", not a …", "rather
 // than …", "instead of …", "as opposed to …".
@@ -172,20 +182,31 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	type clause struct {
 		raw      string
 		explains bool
+		// joined: the clause follows the one before after "and" or
+		// "then", so it shares that clause's subject ("we will fix the
+		// code and send it later").
+		joined bool
 	}
 	var cls []clause
 	for pi, part := range strings.Split(text, ":") {
-		for ci, raw := range clauseBreak.Split(part, -1) {
-			cls = append(cls, clause{raw: raw, explains: pi > 0 && ci == 0})
+		start, ci := 0, 0
+		joined := false
+		for _, loc := range append(clauseBreak.FindAllStringIndex(part, -1), []int{len(part), len(part)}) {
+			cls = append(cls, clause{raw: part[start:loc[0]], explains: pi > 0 && ci == 0, joined: joined})
+			joined = andThen.MatchString(part[loc[0]:loc[1]])
+			start = loc[1]
+			ci++
 		}
 	}
+	statement := false // the clause before was a statement
 	for _, cl := range cls {
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
+		embedded := false
 		if !imperative(raw) {
 			// "the employee asked us to take it back": a statement that
 			// carries the request.
 			if loc := embeddedRequest.FindStringIndex(raw); loc != nil {
-				raw = raw[loc[1]:]
+				raw, embedded = raw[loc[1]:], true
 			}
 		}
 		// "Make sure no new pods get scheduled onto it" asks for what the
@@ -218,13 +239,26 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			}
 			continue
 		}
-		if leaveAlone.MatchString(raw) || keepClause.MatchString(raw) || !baseForm(raw) {
+		if cl.joined && statement && !embedded {
+			continue // "… and send it later" after "we will fix the code"
+		}
+		if !baseForm(raw) {
+			statement = true
+			continue // "settings" after "its name and": a noun, no imperative
+		}
+		if leaveAlone.MatchString(raw) || keepClause.MatchString(raw) {
 			// "leave its wording alone", "keep it": what must not change, no
-			// action; "settings" after "its name and": a noun, no imperative.
+			// action.
+			statement = false
 			continue
 		}
-		if !imperative(raw) || modalStatement.MatchString(raw) || cl.explains && len(verbs) > 0 {
-			continue // a statement, or a request said again after its colon
+		if !imperative(raw) || modalStatement.MatchString(raw) {
+			statement = true
+			continue // a statement
+		}
+		statement = false
+		if cl.explains && len(verbs) > 0 {
+			continue // a request said again after its colon
 		}
 		for i, w := range ws {
 			if _, first := r.augment(ws[i:]); len(first) > 0 {

@@ -97,6 +97,8 @@ var builtinLexicon = slices.Concat(
 		// Reservations: a library, a hotel, a warehouse or a ticketing API
 		// holds, reserves or books the same thing for someone.
 		group(0.8, "reserve", "hold", "book"),
+		// A machine is restarted by rebooting it.
+		group(0.9, "restart", "re start", "reboot", "power cycle"),
 		// Doing a thing again: a CI service re-runs what a user retries.
 		group(0.9, "retry", "rerun", "re run", "run again", "try again", "redo"),
 		group(1.0, "revoke", "rescind", "withdraw"),

@@ -838,6 +838,10 @@ func TestConstraintAndNounClausesAreNoActions(t *testing.T) {
 		"Switch off the item {{target.name}} everywhere; keep it, we may need it again":              "switch off",
 		"Empty the item {{target.name}}, but keep the item itself with its name and settings":        "empti",
 		"Add an item {{target.name}} on {{target.id}}.{{target.name}} for domain verification, once": "add",
+		// A past tense after "and" goes on with the statement; so does a
+		// clause joined to a modal one.
+		"The item {{target.name}} has frozen and stopped sending data: disable it":       "disabl",
+		"Disable the item {{target.name}} for now; we will fix it and add it back later": "disabl",
 	} {
 		_, m, g := readerScores(t, intent, items, "", careful)
 		var got []string
