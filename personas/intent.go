@@ -198,7 +198,8 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			ci++
 		}
 	}
-	statement := false // the clause before was a statement
+	statement := false         // the clause before was a statement
+	var embeddedVerbs []string // the actions that statements reported as requests
 	for _, cl := range cls {
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
 		embedded := false
@@ -257,9 +258,15 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			continue // a statement
 		}
 		statement = false
-		if cl.explains && len(verbs) > 0 {
+		// Reported requests ("they asked us to stop sending them emails")
+		// give way to the instruction after the colon ("remove them from
+		// the mailing list"): it says what to do about the request, whose
+		// verb stays a sense of the instruction's.
+		reported := len(verbs) > 0 && len(verbs) == len(embeddedVerbs)
+		if cl.explains && len(verbs) > 0 && !reported {
 			continue // a request said again after its colon
 		}
+		before := len(verbs)
 		for i, w := range ws {
 			if _, first := r.augment(ws[i:]); len(first) > 0 {
 				// "take down" is an action; "go ahead" is a light verb's
@@ -289,6 +296,17 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 				unknown = w
 			}
 			break
+		}
+		switch {
+		case len(verbs) == before:
+		case embedded:
+			embeddedVerbs = append(embeddedVerbs, verbs[before:]...)
+		case cl.explains && reported:
+			k := verbs[before]
+			for _, v := range embeddedVerbs {
+				idiomSenses[k] = append(idiomSenses[k], v)
+			}
+			verbs, embeddedVerbs = verbs[before:], nil
 		}
 	}
 	if len(words) == 0 {

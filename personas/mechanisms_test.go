@@ -842,6 +842,9 @@ func TestConstraintAndNounClausesAreNoActions(t *testing.T) {
 		// clause joined to a modal one.
 		"The item {{target.name}} has frozen and stopped sending data: disable it":       "disabl",
 		"Disable the item {{target.name}} for now; we will fix it and add it back later": "disabl",
+		// The instruction after the colon is what to do about a reported
+		// request.
+		"{{target.name}} asked us to stop sending them emails: disable the item, but keep it": "disabl",
 	} {
 		_, m, g := readerScores(t, intent, items, "", careful)
 		var got []string
