@@ -384,13 +384,11 @@ func TestNotIdempotentIsNoDenial(t *testing.T) {
 		{name: "update_event", kind: "custom", text: "Change an existing event's time or title."},
 		{name: "create_event", kind: "custom", text: "Create a new event. Not idempotent: pass request_id so that a retry after a timeout does not create a second event."},
 	}
-	_, m, g := readerScores(t, "Create one new event for the offsite", tools, "", careful)
-	if a := partOf(m.Explain(careful, g), "create_event").Action; a <= 0.5 {
+	if a := actionOf(t, "Create one new event for the offsite", tools, careful, "create_event"); a <= 0.5 {
 		t.Errorf("create_event under 'Not idempotent: … does not create a second event': action %.3f, want its own verb matched (> 0.5)", a)
 	}
 	tools[1].text = "Create a new event. Not for changing an existing event: use update_event."
-	_, m, g = readerScores(t, "Change the offsite event's time", tools, "", careful)
-	if a := partOf(m.Explain(careful, g), "create_event").Action; a >= 0 {
+	if a := actionOf(t, "Change the offsite event's time", tools, careful, "create_event"); a >= 0 {
 		t.Errorf("create_event under 'Not for changing…': action %.3f, want a denial (< 0)", a)
 	}
 }
@@ -664,8 +662,7 @@ func TestSupportVerbNamesTheNounsAction(t *testing.T) {
 		{name: "update_item", kind: "custom", text: "Update an item."},
 		{name: "issue_refund", kind: "custom", text: "Issue a refund."},
 	}
-	_, m, g := readerScores(t, "Refund the item {{target.name}}", tools, "", hasty)
-	if a := partOf(m.Explain(hasty, g), "issue_refund").Action; a < 0.9 {
+	if a := actionOf(t, "Refund the item {{target.name}}", tools, hasty, "issue_refund"); a < 0.9 {
 		t.Errorf("issue_refund refunds: action %.3f, want ≈ 1", a)
 	}
 	tools = []rtool{
@@ -679,9 +676,7 @@ func TestSupportVerbNamesTheNounsAction(t *testing.T) {
 		{name: "suspend_user", kind: "custom", text: "Suspend a user."},
 		{name: "unsuspend_user", kind: "custom", text: "Give a suspended user their access back."},
 	}
-	careful := Builtin().Get("careful")
-	_, m, g = readerScores(t, "Suspend the user {{target.name}} for now", tools, "", careful)
-	if a := partOf(m.Explain(careful, g), "unsuspend_user").Action; a > 0 {
+	if a := actionOf(t, "Suspend the user {{target.name}} for now", tools, Builtin().Get("careful"), "unsuspend_user"); a > 0 {
 		t.Errorf("unsuspend_user's 'give a suspended user' is no suspend: action %.3f", a)
 	}
 }
@@ -720,14 +715,6 @@ func TestSkimmerRereadsTheToolAfterAFailure(t *testing.T) {
 // block; "take it down to 2 pods" lowers a number, it removes nothing.
 func TestGoalClauseReadings(t *testing.T) {
 	careful := Builtin().Get("careful")
-	verbsOf := func(intent string, tools []rtool) []string {
-		_, m, g := readerScores(t, intent, tools, "", careful)
-		var out []string
-		for _, a := range m.ExplainChoice(careful, g).Actions {
-			out = append(out, a.Verb)
-		}
-		return out
-	}
 	items := []rtool{
 		{name: "run_item", kind: "custom", text: "Run an item."},
 		{name: "retry_item", kind: "custom", text: "Retry an item."},
@@ -741,7 +728,7 @@ func TestGoalClauseReadings(t *testing.T) {
 		{"Take the item {{target.name}} down to {{target.id}} copies overnight", "decreas"},
 	}
 	for _, c := range cases {
-		if got := verbsOf(c.intent, items); !slices.Equal(got, []string{c.want}) {
+		if got := actionVerbs(t, c.intent, items, careful); !slices.Equal(got, []string{c.want}) {
 			t.Errorf("%q: actions %v, want [%s]", c.intent, got, c.want)
 		}
 	}
@@ -765,8 +752,7 @@ func TestRerunAndNegativePrefixRoots(t *testing.T) {
 		{name: "trigger_item", kind: "custom", text: "Trigger an item."},
 		{name: "rerun_item", kind: "custom", text: "Re-run an item."},
 	}
-	_, m, g := readerScores(t, "Retry the item {{target.name}}", tools, "", careful)
-	if a := partOf(m.Explain(careful, g), "rerun_item").Action; a <= 0 {
+	if a := actionOf(t, "Retry the item {{target.name}}", tools, careful, "rerun_item"); a <= 0 {
 		t.Errorf("retry → rerun: action %.3f", a)
 	}
 	if got := appendRoots([]string{"mark", stem("unschedulable"), stem("until"), stem("unique")}); !slices.Contains(got, stem("schedulable")) || len(got) != 5 {
@@ -846,16 +832,29 @@ func TestConstraintAndNounClausesAreNoActions(t *testing.T) {
 		// request.
 		"{{target.name}} asked us to stop sending them emails: disable the item, but keep it": "disabl",
 	} {
-		_, m, g := readerScores(t, intent, items, "", careful)
-		var got []string
-		for _, a := range m.ExplainChoice(careful, g).Actions {
-			got = append(got, a.Verb)
-		}
-		if !slices.Equal(got, []string{want}) {
+		if got := actionVerbs(t, intent, items, careful); !slices.Equal(got, []string{want}) {
 			t.Errorf("%q: actions %v, want [%s]", intent, got, want)
 		}
 	}
 	if baseForm("settings") || baseForm("closing the ticket") || !baseForm("press the button") || !baseForm("bring it back") {
 		t.Error("baseForm: -s and -ing words open no imperative, press and bring do")
 	}
+}
+
+// actionOf is how well tool's action matches the goal's verb for persona p.
+func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
+	t.Helper()
+	_, m, g := readerScores(t, intent, tools, "", p)
+	return partOf(m.Explain(p, g), tool).Action
+}
+
+// actionVerbs are the actions persona p reads in the goal, in order.
+func actionVerbs(t *testing.T, intent string, tools []rtool, p *Persona) []string {
+	t.Helper()
+	_, m, g := readerScores(t, intent, tools, "", p)
+	var out []string
+	for _, a := range m.ExplainChoice(p, g).Actions {
+		out = append(out, a.Verb)
+	}
+	return out
 }
