@@ -840,42 +840,38 @@ func (a *agent) adviceFor(ti int) *advice { return a.m.advice.at(ti, a.c.level) 
 // for any advice, attention × caution: attention² × caution in all). A
 // reader of names only reads no description, after a failure either.
 func (a *agent) adviceAfterFailure(ti int) *advice {
-	seen, all := a.adviceFor(ti), a.m.advice.at(ti, seeEverything)
-	if a.c.level != seeFirst || seen == all || seen.has == all.has || !a.rereads(ti) {
+	seen := a.adviceFor(ti)
+	if a.c.level != seeFirst {
+		return seen // a reader of everything saw it all; one of names reads none
+	}
+	all := a.m.advice.at(ti, seeEverything)
+	if seen.has == all.has || !a.decided(ti, adviceReread, a.tr.Attention) {
 		return seen // nothing more to read, or it does not read on
 	}
 	return all
 }
 
-// rereads draws, once per episode and tool, whether a skimmer reads the
-// rest of ti's text after a failure.
-func (a *agent) rereads(ti int) bool {
-	for i := 0; i < a.nHeard; i++ {
-		if h := a.heard[i]; int(h.tool) == ti && h.kind == adviceReread {
-			return h.yes
-		}
-	}
-	yes := a.dice.advice.float() < a.tr.Attention
-	if a.nHeard < len(a.heard) {
-		a.heard[a.nHeard] = heard{tool: int32(ti), kind: adviceReread, yes: yes}
-		a.nHeard++
-	}
-	return yes
+// heeds draws, once per episode and piece of advice, whether the agent
+// follows advice it saw: with probability attention × caution — or, for an
+// instruction on how to call (pass this key, pass the version, use that
+// tool first, read back before retrying), attention × max(caution,
+// literalness): a literal reader does what the text says to the letter,
+// cautious or not. A warning to be careful ("a retry may charge twice")
+// weighs by caution alone.
+func (a *agent) heeds(ti int, k adviceKind, ad *advice) bool {
+	return a.decided(ti, k, a.tr.Attention*a.heedWeight(k, ad))
 }
 
-// heeds draws, once per episode and piece of advice, whether the agent
-// follows advice it saw: with probability attention × caution — or, for
-// an instruction on how to call (pass this key, pass the version, use that
-// tool first, read back before retrying), attention × max(caution, literalness): a literal reader
-// does what the text says to the letter, cautious or not. A warning to be
-// careful ("a retry may charge twice") weighs by caution alone.
-func (a *agent) heeds(ti int, k adviceKind, ad *advice) bool {
+// decided draws, once per episode, tool and kind, a decision that holds
+// with probability p, and keeps it: an agent that passed a key on the
+// first attempt passes it on the retry too.
+func (a *agent) decided(ti int, k adviceKind, p float64) bool {
 	for i := 0; i < a.nHeard; i++ {
 		if h := a.heard[i]; int(h.tool) == ti && h.kind == k {
 			return h.yes
 		}
 	}
-	yes := a.dice.advice.float() < a.tr.Attention*a.heedWeight(k, ad)
+	yes := a.dice.advice.float() < p
 	// Eight decisions cover an episode (a few tools, a few kinds of
 	// advice each, within patience); past them an agent decides afresh.
 	if a.nHeard < len(a.heard) {

@@ -90,7 +90,7 @@ var ruledOut = regexp.MustCompile(`(?i),\s*(?:but\s+|and\s+)?not\s+(?:a|an|the|a
 
 // magnitudeTo is a particle followed by the value to reach: "down to
 // {{knows.n}} pods", "up to 500", "down to zero".
-var magnitudeTo = regexp.MustCompile(`(?i)\b(?:down|up)\s+to\s+(?:#|\{\{|\d|zero\b|one\b|two\b|three\b|half\b|a\s+(?:single|couple|few)\b)`)
+var magnitudeTo = regexp.MustCompile(`(?i)\b(?:down|up)\s+to\s+(?:\x{E000}|\{\{|\d|zero\b|one\b|two\b|three\b|half\b|a\s+(?:single|couple|few)\b)`)
 
 // ensureFrame opens a request for a state of affairs: "make sure …",
 // "ensure that …", "see to it that …".
@@ -167,7 +167,11 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	var verbs []string
 	unknown := "" // the first imperative clause's first word, when no action word starts any
 	seen := map[string]bool{}
-	idiomSenses := map[string][]string{}
+	// wordingSenses are the other actions the goal's wording gives an
+	// action (action → senses): an idiom's other sense, a reported
+	// request's verb under the instruction that answers it, the plain sense
+	// of a magnitude's phrasal verb.
+	wordingSenses := map[string][]string{}
 	addWord := func(w string) {
 		if !seen[w] && !lightVerbs[w] {
 			seen[w] = true
@@ -224,7 +228,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		if loc := ruledOut.FindStringIndex(raw); loc != nil {
 			raw = raw[:loc[0]] + " not" // the constraint stays: something is not to be done
 		}
-		ws := rewriteIdioms(stems(raw), idiomSenses)
+		ws := rewriteIdioms(stems(raw), wordingSenses)
 		aug, _ := r.augment(ws)
 		for _, w := range ws {
 			addWord(w)
@@ -304,7 +308,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		case cl.explains && reported:
 			k := verbs[before]
 			for _, v := range embeddedVerbs {
-				idiomSenses[k] = append(idiomSenses[k], v)
+				wordingSenses[k] = append(wordingSenses[k], v)
 			}
 			verbs, embeddedVerbs = verbs[before:], nil
 		}
@@ -350,15 +354,15 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			}
 			if to != "" && !slices.Contains(verbs, to) {
 				verbs[i] = to
-				idiomSenses[to] = append(idiomSenses[to], v)
+				wordingSenses[to] = append(wordingSenses[to], v)
 			}
 		}
 	}
 	out := make([]intent, len(verbs))
 	for i, v := range verbs {
 		out[i] = newIntent(words, v)
-		for _, s := range idiomSenses[v] {
-			out[i].addSense(s, idiomSenseWeight)
+		for _, s := range wordingSenses[v] {
+			out[i].addSense(s, wordingSenseWeight)
 		}
 	}
 	return out
@@ -556,9 +560,11 @@ func (in *intent) readForAWhile(text string) {
 // value asks for an update: likely, as a particle's sense is.
 const newValueWeight = particleWeight
 
-// idiomSenseWeight is the weight of an idiom's other sense ("take it
-// back" as withdrawing, where it reads first as returning).
-const idiomSenseWeight = 0.7
+// wordingSenseWeight is the weight of a sense the wording gives an action
+// besides the one it reads first: an idiom's other sense ("take it back" as
+// withdrawing, where it reads first as returning), a reported request's
+// verb, a magnitude verb's plain sense.
+const wordingSenseWeight = 0.7
 
 // readNewValue adds update as a sense of an intent when the agent was
 // given a new value for a field of the goal's target record (a knows key

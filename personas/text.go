@@ -141,9 +141,9 @@ func scanFields(text string) []field {
 		return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '\'' || r == '’'
 	}
 	start := -1
-	// value: a placeholder's mark ("#", removePlaceholders) stood after the
-	// last word, so punctuation after it does not end that word's clause:
-	// "on {{host}}." puts the host after "on".
+	// value: a placeholder's mark (valueMark) stood after the last word, so
+	// punctuation after it does not end that word's clause: "on {{host}}."
+	// puts the host after "on".
 	value := false
 	for i, r := range text + " " {
 		if i < len(text) && isWord(r) {
@@ -156,7 +156,7 @@ func scanFields(text string) []field {
 			out = append(out, field{text: text[start:i]})
 			start, value = -1, false
 		}
-		if r == '#' {
+		if r == valueMark {
 			value = true
 		}
 		if len(out) > 0 && !value && (i >= len(text) || strings.ContainsRune(".,;:!?)—–", r)) {
@@ -440,6 +440,15 @@ func subjectPlaceholders(intent string) string {
 // {{target.name}}: they left" stays a request.
 var nounSubject = regexp.MustCompile(`(^|[.!?;:—–]\s*)((?:\pL[\pL-]*\s+){0,2}\pL[\pL-]*)\s+(\{\{[^{}]*\}\}(?:\s*\([^()]*\))?(?:\s+(?:of|for|in|on|from|at)\s+(?:\pL[\pL-]*\s+){0,2}\{\{[^{}]*\}\})?\s+(?:has|have|is|are|was|were|should|needs|must|will|keeps|can|cannot|can't|does|doesn't|isn't|wants|belongs|gets|looks|seems|holds|contains|shows|says|still|already|broke|failed|crashed|went|ran|hangs|hung|died)\b)`)
 
+// valueMark stands where a placeholder stood: no word (no reader matches
+// it), but a mark that a value follows ("down to {{n}} pods"). A rune of
+// Unicode's private use area, so that no text's own characters ("issue
+// #42") are taken for it.
+const (
+	valueMark     = '\uE000'
+	valueMarkText = " \uE000 "
+)
+
 // removePlaceholders drops {{…}} from an intent template: placeholders are
 // names and values, not the words a reader matches tools against.
 func removePlaceholders(intent string) string {
@@ -454,7 +463,7 @@ func removePlaceholders(intent string) string {
 			return b.String()
 		}
 		b.WriteString(intent[:i])
-		b.WriteString(" # ") // a value: no word, but "down to #" still sees that one follows
+		b.WriteString(valueMarkText) // a value: no word, but "down to {{n}}" still sees that one follows
 		j := strings.Index(intent[i:], "}}")
 		if j < 0 {
 			return b.String()

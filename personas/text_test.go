@@ -69,14 +69,14 @@ func TestSentences(t *testing.T) {
 	}
 }
 
-// A placeholder leaves a mark that is no word ("#"), so that a reader still
-// sees a value follows ("down to #").
+// A placeholder leaves a mark that is no word (valueMark), so that a reader
+// still sees a value follows ("down to {{n}}").
 func TestRemovePlaceholders(t *testing.T) {
 	got := removePlaceholders("Hide {{target.name}} from the list, keep {{knows.x}}")
-	if got != "Hide  #  from the list, keep  # " {
+	if want := "Hide " + valueMarkText + " from the list, keep " + valueMarkText; got != want {
 		t.Errorf("got %q", got)
 	}
-	if got := removePlaceholders("broken {{target.name"); got != "broken  # " {
+	if got := removePlaceholders("broken {{target.name"); got != "broken "+valueMarkText {
 		t.Errorf("an unclosed placeholder drops the rest: %q", got)
 	}
 }

@@ -270,29 +270,34 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 	verb := tn.verbs[self]
 	var out [3]view
 	skim := tt.skimmed(skimWords)
-	for lv := seeName; lv <= seeEverything; lv++ {
-		v := view{name: name, words: append([]string(nil), name...), verb: verb,
-			removes: verb != "" && (removalStems[verb] || r.inFamily(verb, "delete", 0.6))}
-		if verb != "" && makesThing(verb, r) {
+	// What the name says is the same at every level: read once.
+	named := view{name: name, verb: verb, removes: verb != "" && (removalStems[verb] || r.inFamily(verb, "delete", 0.6))}
+	if verb != "" {
+		if makesThing(verb, r) {
 			for _, w := range name {
 				if w != verb && !stopWords[w] {
-					v.object = append(v.object, w)
+					named.object = append(named.object, w)
 				}
 			}
 		}
-		if verb != "" {
-			v.verbs = append(v.verbs, verb)
-			if k, ok := r.compounds[verb]; ok {
-				v.verbs = append(v.verbs, k) // rollback_deploy rolls back
-			}
-			if n := supportedNoun(name, r); supportVerbs[verb] && n != "" {
-				v.verbs = append(v.verbs, n) // place_hold holds
+		named.verbs = append(named.verbs, verb)
+		if k, ok := r.compounds[verb]; ok {
+			named.verbs = append(named.verbs, k) // rollback_deploy rolls back
+		}
+		if supportVerbs[verb] {
+			if n := supportedNoun(name, r); n != "" {
+				named.verbs = append(named.verbs, n) // place_hold holds
 			}
 		}
-		// A name that destroys ("purge_records") warns; one that restores
-		// is an action, not a reassurance.
-		countCues(name, -1, 1, v.cueContext(), &v.cues)
-		v.cues[cuePreserveReassure], v.cues[cueRepeatReassure] = 0, 0
+	}
+	// A name that destroys ("purge_records") warns; one that restores is an
+	// action, not a reassurance.
+	countCues(name, -1, 1, named.cueContext(), &named.cues)
+	named.cues[cuePreserveReassure], named.cues[cueRepeatReassure] = 0, 0
+	for lv := seeName; lv <= seeEverything; lv++ {
+		v := named
+		v.words = append([]string(nil), name...)
+		v.verbs = slices.Clone(named.verbs) // each level appends its text's
 		var prev *sentenceRead
 		switch lv {
 		case seeFirst:
@@ -367,10 +372,7 @@ func nameVerb(name []string, firstRaw string, r *relater) string {
 	if share > nounNameShare && !strings.HasSuffix(firstRaw, "ing") {
 		return first // capture_charge, issue_store_credit
 	}
-	words := name
-	for len(words) > 0 && strings.Contains(words[len(words)-1], " ") {
-		words = words[:len(words)-1] // phrase keys augment appended
-	}
+	words := plainWords(name)
 	if last := words[len(words)-1]; len(words) > 1 && r.isAction(last) {
 		return last
 	}
@@ -773,7 +775,7 @@ func purposeVerb(purpose []string, r *relater) string {
 	return ""
 }
 
-// clauseBreak separates the clauses of a sentence that a redirect's purpose
+// purposeBreak separates the clauses of a sentence that a redirect's purpose
 // does not cross: "Its date and time stay put: to shift when it happens,
 // use update_event" sends the reader to update_event for shifting when it
 // happens, not for what stays put.
@@ -903,9 +905,7 @@ var supportVerbs = stemSet("place", "put", "make", "take", "give", "issue", "fil
 // word after "give" may qualify the object ("Give a suspended user their
 // access back"), which a stem cannot tell from the noun.
 func supportedNoun(name []string, r *relater) string {
-	for len(name) > 0 && strings.Contains(name[len(name)-1], " ") {
-		name = name[:len(name)-1] // phrase keys augment appended
-	}
+	name = plainWords(name)
 	if len(name) < 2 {
 		return ""
 	}
@@ -929,4 +929,13 @@ func appendRoots(words []string) []string {
 		}
 	}
 	return words
+}
+
+// plainWords is a name's keys without the phrase keys augment appended
+// after them ("check in" after check, in).
+func plainWords(name []string) []string {
+	for len(name) > 0 && strings.Contains(name[len(name)-1], " ") {
+		name = name[:len(name)-1]
+	}
+	return name
 }
