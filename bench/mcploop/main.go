@@ -26,7 +26,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/herd-sh/herd/internal/gctarget"
 	"io"
 	"log"
 	"net/http"
@@ -39,6 +38,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/internal/gctarget"
 	"github.com/herd-sh/herd/swarm/target"
 )
 

@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"net"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,20 +96,13 @@ func TestRecordThenReplayAgainstAHerdWorld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := serve.New(serve.Options{World: w, MaxFaultWait: -1})
+	local, err := serve.StartLocal(serve.Options{World: w, MaxFaultWait: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.ServeListener(ctx, ln, srv.Handler()) }()
-	defer func() { cancel(); <-done }()
-	upstream, _ := url.Parse("http://" + ln.Addr().String() + control.MCPPath)
+	defer local.Close()
+	upstream := local.URL
+	ctx := context.Background()
 
 	path := filepath.Join(t.TempDir(), "calls.jsonl")
 	f, err := os.Create(path)

@@ -98,14 +98,7 @@ func resultJSON(t *testing.T, r engine.Result) string {
 // The cache tells answers apart by tool and error flag as well as bytes,
 // keeps no small answer, and hands out results nothing can change.
 func TestAnswerCacheKeys(t *testing.T) {
-	w, err := worlds.Resolve("mock:crm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := w.Seed(w.DefaultSeed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, base := seededCRM(t, 42)
 	list, search := w.Tool("list_contacts"), w.Tool("search_contacts")
 	if list == nil || search == nil {
 		t.Fatal("mock:crm lost list_contacts or search_contacts")

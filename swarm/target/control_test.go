@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herd-sh/herd/control"
-	"github.com/herd-sh/herd/worlds"
 )
 
 // The reset answer a served world puts in a result's _meta, after a trip
@@ -19,14 +18,7 @@ import (
 // dropped journal; replayed on a fresh session of the same key, they leave
 // the state the served session had.
 func TestMetaResetAnswerReplays(t *testing.T) {
-	w, err := worlds.Resolve("mock:crm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := w.Seed(42)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, b := seededCRM(t, 42)
 	const key = uint64(1<<63 + 5) // past 2^53: must survive as a string
 	served := b.NewSession(key, w.Profile("hostile"))
 	// As herd serve does, every call starts on a whole millisecond: that is

@@ -13,7 +13,6 @@ import (
 	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/serve"
-	"github.com/herd-sh/herd/worlds"
 )
 
 // servedEpisode is one episode run by hand on a served crm world: its local
@@ -53,14 +52,7 @@ func settleAsync(e servedEpisode) <-chan error {
 // and the empty episode is judged on its own fresh state, not on what the
 // one before left.
 func TestEpisodesWithoutCallsStillReset(t *testing.T) {
-	w, err := worlds.Resolve("mock:crm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := w.Seed(42)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, b := seededCRM(t, 42)
 	opts := Options{MaxConns: 1}
 	local, err := serve.StartLocal(serve.Options{World: w, Seed: 42})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/herd-sh/herd/engine"
 	"github.com/herd-sh/herd/internal/field"
 	"github.com/herd-sh/herd/worlds"
 )
@@ -70,14 +71,7 @@ func TestCheckHost(t *testing.T) {
 // A served world's tool results become the engine results an in-process
 // call gives: records of the right type, errors with code and retry-after.
 func TestToResult(t *testing.T) {
-	w, err := worlds.Resolve("mock:crm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := w.Seed(w.DefaultSeed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, base := seededCRM(t, 42)
 	s := base.NewSession(1, nil)
 	text := func(s string, isErr bool) *mcp.CallToolResult {
 		return &mcp.CallToolResult{IsError: isErr, Content: []mcp.Content{&mcp.TextContent{Text: s}}}
@@ -143,4 +137,18 @@ func TestToResult(t *testing.T) {
 	if _, err := toResult(w, w.Tool("get_contact"), text(`{"message": "no code"}`, true)); err == nil {
 		t.Error("an error without a code was accepted")
 	}
+}
+
+// seededCRM is the built-in CRM world seeded with seed (42 is its own).
+func seededCRM(t *testing.T, seed uint64) (*engine.World, *engine.Base) {
+	t.Helper()
+	w, err := worlds.Resolve("mock:crm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := w.Seed(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, b
 }
