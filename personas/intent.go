@@ -131,7 +131,7 @@ var idioms = []struct {
 }{
 	{stems("take back"), stem("return"), []string{key("withdraw")}},
 	{stems("send back"), stem("return"), nil},
-	{stems("bring back"), stem("return"), nil},
+	{stems("bring back"), stem("return"), []string{key("restore")}}, // a deleted thing is brought back
 	{stems("money back"), stem("refund"), nil},
 	{stems("look up"), stem("find"), nil},
 	{stems("get rid"), stem("delete"), nil},
@@ -202,8 +202,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			ci++
 		}
 	}
-	statement := false         // the clause before was a statement
-	var embeddedVerbs []string // the actions that statements reported as requests
+	statement := false            // the clause before was a statement
+	var embeddedVerbs []string    // the actions that statements reported as requests
+	allNouns := map[string]bool{} // words after a determiner: nouns, the last choice for a verb
 	for _, cl := range cls {
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
 		embedded := false
@@ -228,7 +229,15 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		if loc := ruledOut.FindStringIndex(raw); loc != nil {
 			raw = raw[:loc[0]] + " not" // the constraint stays: something is not to be done
 		}
+		lead := ""
+		if loc := subordinateLead.FindStringIndex(raw); loc != nil {
+			lead, raw = raw[:loc[1]], raw[loc[1]:]
+		}
 		ws := rewriteIdioms(stems(raw), wordingSenses)
+		for _, w := range stems(lead) {
+			addWord(w) // "before sending the campaign": context, not the request
+		}
+		contingent := lead != "" && conditionalLead.MatchString(lead) && len(verbs) > 0
 		aug, _ := r.augment(ws)
 		for _, w := range ws {
 			addWord(w)
@@ -237,6 +246,10 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			if isAction(w) {
 				addWord(w)
 			}
+		}
+		if contingent {
+			statement = false
+			continue // "if the call times out, check first": how, not what
 		}
 		if prevent {
 			if b := key("block"); !slices.Contains(verbs, b) {
@@ -271,6 +284,10 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			continue // a request said again after its colon
 		}
 		before := len(verbs)
+		nouns := nounsAfterDeterminers(raw)
+		for n := range nouns {
+			allNouns[n] = true
+		}
 		for i, w := range ws {
 			if _, first := r.augment(ws[i:]); len(first) > 0 {
 				// "take down" is an action; "go ahead" is a light verb's
@@ -294,6 +311,24 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			if lightVerbs[w] {
 				continue
 			}
+			if intentSupportVerbs[w] && i+1 < len(ws) && strong(ws[i+1]) && !lightVerbs[ws[i+1]] {
+				// "put a hold on": the noun is the action, as a noun
+				// (not "hold on").
+				if !slices.Contains(verbs, ws[i+1]) {
+					verbs = append(verbs, ws[i+1])
+				}
+				break
+			}
+			if i > 0 && nouns[w] && lightVerbs[ws[i-1]] {
+				// "give the traveller their money back": the light verb's
+				// object, not a verb; the action is an idiom the object
+				// is part of, if any ("let their subscription run" lets).
+				if k := slices.IndexFunc(ws[i+1:], isIdiomAction); k >= 0 && !slices.Contains(verbs, ws[i+1+k]) {
+					verbs = append(verbs, ws[i+1+k])
+					break
+				}
+				break
+			}
 			if (isAction(w) || i == 0 && opensWithVerbAndObject(raw)) && !slices.Contains(verbs, w) {
 				verbs = append(verbs, w)
 			} else if !isAction(w) && unknown == "" {
@@ -305,7 +340,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		case len(verbs) == before:
 		case embedded:
 			embeddedVerbs = append(embeddedVerbs, verbs[before:]...)
-		case cl.explains && reported:
+		case reported && !cl.joined:
 			k := verbs[before]
 			for _, v := range embeddedVerbs {
 				wordingSenses[k] = append(wordingSenses[k], v)
@@ -323,7 +358,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	}
 	for _, pass := range []func(string) bool{strong, isAction} {
 		for _, w := range words {
-			if len(verbs) == 0 && pass(w) && !constraintWords[w] && !readVerbs[w] {
+			if len(verbs) == 0 && pass(w) && !constraintWords[w] && !readVerbs[w] && !allNouns[w] {
 				verbs = []string{w}
 			}
 		}
@@ -481,7 +516,22 @@ func containsWord(k, w string) bool {
 // ("Charge a customer's card", "Moves money"), not with an article or
 // pronoun ("A charge is captured once").
 func imperative(clause string) bool {
+	if opensWithSubject(clause) {
+		return false
+	}
 	return actionWord(clause) != "" || startsWithContent(clause)
+}
+
+// opensWithSubject reports whether a clause opens with a subject and its
+// auxiliary written as one word ("we'll fix the typo", "it's been stuck"):
+// a statement, whatever verb follows.
+func opensWithSubject(clause string) bool {
+	for _, f := range splitWords(clause) {
+		f = lower(f)
+		i := strings.IndexAny(f, "'’")
+		return i > 0 && stopWords[f[:i]]
+	}
+	return false
 }
 
 func startsWithContent(clause string) bool {
@@ -489,6 +539,53 @@ func startsWithContent(clause string) bool {
 		return !stopWords[lower(f)]
 	}
 	return false
+}
+
+// subordinateLead is a subordinate clause that opens a sentence and ends
+// at its comma: "Before sending the campaign to the whole list, send a
+// test copy to me". It says when or why; the request is the main clause
+// after the comma, so its words are context and its verbs are none.
+//
+// A conditional lead ("if the call times out, check before trying again")
+// makes its main clause a contingency: advice on how to do the request,
+// not another request.
+var subordinateLead = regexp.MustCompile(`^(?i)\s*(?:before|after|when|whenever|while|until|till|unless|if|since|because|although|though|as\s+soon\s+as|now\s+that|in\s+case|once\s+(?:the|it|they|we|you|this|that|all|a|an|our|your|their|its)\b)[^,;:]{1,100},\s*`)
+
+var conditionalLead = regexp.MustCompile(`^(?i)\s*(?:if|unless|in\s+case|whenever|should)\b`)
+
+// intentSupportVerbs, before an action noun, lend it their clause: "put a
+// hold on seat 4" holds, "issue a refund" refunds, "process the return"
+// returns. Before anything else they are the action themselves ("put it
+// back").
+var intentSupportVerbs = stemSet("put", "place", "issue", "process", "perform", "file", "carry", "initiate", "trigger")
+
+// nounsAfterDeterminers are the stems of the words that follow a
+// determiner in a clause: nouns or their modifiers ("give the billing
+// service read access", "their money back"), not the clause's verb.
+func nounsAfterDeterminers(clause string) map[string]bool {
+	var out map[string]bool
+	ws := splitWords(clause)
+	for i := 1; i < len(ws); i++ {
+		if determiners[lower(ws[i-1])] && !stopWords[lower(ws[i])] {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[stem(lower(ws[i]))] = true
+		}
+	}
+	return out
+}
+
+// isIdiomAction reports whether w is what an idiom means ("money back":
+// refund).
+func isIdiomAction(w string) bool {
+	return slices.ContainsFunc(idioms, func(id struct {
+		words []string
+		as    string
+		also  []string
+	}) bool {
+		return id.as == w
+	})
 }
 
 // rewriteIdioms replaces idioms by the action they mean, adding the other

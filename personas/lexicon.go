@@ -84,6 +84,16 @@ var builtinLexicon = slices.Concat(
 		group(1.0, "trash", "bin"),
 		group(1.0, "create", "add", "new", "insert", "register"),
 		group(1.0, "restore", "unarchive", "undelete", "recover", "reinstate", "reactivate", "bring back"),
+		// "Put it back the way it was": undoing a change restores.
+		pair(0.8, "restore", "put back", "revert"),
+		// Putting a thing off moves it later: a pause of what is scheduled,
+		// a change of when.
+		group(0.9, "postpone", "delay", "defer", "put off", "hold off", "push back"),
+		pair(0.7, "pause", "hold off", "put off"),
+		pair(0.8, "decline", "turn down"),
+		// Making a thing live publishes it.
+		group(0.8, "publish", "go live", "make live", "make public"),
+		pair(0.7, "remove", "take off"),
 		group(1.0, "decline", "reject", "deny", "refuse"),
 		group(1.0, "accept", "approve", "confirm"),
 		group(0.9, "close", "resolve"),
@@ -136,6 +146,7 @@ var builtinLexicon = slices.Concat(
 	// update is how they are done.
 	family(0.7, updateHeads, "rename", "reschedule", "move", "point", "set", "mark", "adjust", "correct", "fix",
 		"revise", "reassign", "retitle", "relabel", "rewrite", "repoint", "redirect", "reprice", "extend", "shorten",
+		"postpone", "delay", "defer", "push back",
 		// A new size or level for a record is a change of it.
 		"resize", "scale", "upgrade", "downgrade", "increase", "decrease", "lower", "bump", "reduce", "boost", "toggle", "flip", "tweak"),
 	// Ways of making a record go away: some keep it (hiding), most do not.

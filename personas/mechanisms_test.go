@@ -841,6 +841,36 @@ func TestConstraintAndNounClausesAreNoActions(t *testing.T) {
 	}
 }
 
+// A sentence's subordinate lead says when or why, a conditional one makes
+// its clause advice, a contraction opens a statement, a support verb lends
+// its clause to the action noun after it, and the object of a light verb
+// is no verb.
+func TestLeadsContractionsAndSupportVerbs(t *testing.T) {
+	careful := Builtin().Get("careful")
+	items := []rtool{
+		{name: "send_item", kind: "custom", text: "Send an item."},
+		{name: "hold_item", kind: "custom", text: "Hold an item."},
+		{name: "refund_item", kind: "custom", text: "Refund an item."},
+		{name: "take_item_offline", kind: "custom", text: "Take an item offline."},
+		{name: "rotate_item", kind: "custom", text: "Rotate an item."},
+		{name: "bill_item", kind: "custom", text: "Bill an item."},
+		{name: "unsubscribe_item", kind: "custom", text: "Unsubscribe an item."},
+	}
+	for intent, want := range map[string]string{
+		"Before sending the item to the whole list, send a test copy to me":                        "send",
+		"Rotate the item {{target.name}} once; if the call times out, check before trying again":   "rotat",
+		"Take the item {{target.id}} offline for now; we'll fix the typo and put it back later":    "take offlin",
+		"Put a hold on item {{target.id}} while they decide":                                       "hold",
+		"The flight was cancelled: give the traveller their money back":                            "refund",
+		"Let their item run until they are back, then send it":                                     "send",
+		"{{target.name}} asked to stop getting our emails; unsubscribe them but keep their record": "unsubscrib",
+	} {
+		if got := actionVerbs(t, intent, items, careful); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: actions %v, want %s first", intent, got, want)
+		}
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()
