@@ -141,7 +141,12 @@ var idioms = []struct {
 
 // clauseBreak separates the clauses of an intent: sentence ends, colons,
 // dashes, and "and"/"then" between actions.
-var clauseBreak = regexp.MustCompile(`(?i)[.!?;:—–]+|\s-\s|,?\s+(?:and then|and|then)\s+`)
+var clauseBreak = regexp.MustCompile(`(?i)[.!?;:—–]+|\s-\s|,?\s+(?:and then|and|then)\s+|,\s+(?:but|so)\s+`)
+
+// commaStatement is a comma before a subject and its modal: "…, but don't
+// lose it, HR will fix it and put it back up". The statement is a clause
+// of its own (only the comma is a break).
+var commaStatement = regexp.MustCompile(`(?i),\s+(?:[\pL'’-]+\s+){1,2}(?:will|would|should|can|could|may|might|must)\s`)
 
 // parseIntent reads an intent (placeholders removed) into its actions, at
 // least one. isAction tells action words: the tools' action words, the
@@ -195,7 +200,15 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	for pi, part := range strings.Split(text, ":") {
 		start, ci := 0, 0
 		joined := false
-		for _, loc := range append(clauseBreak.FindAllStringIndex(part, -1), []int{len(part), len(part)}) {
+		breaks := clauseBreak.FindAllStringIndex(part, -1)
+		for _, loc := range commaStatement.FindAllStringIndex(part, -1) {
+			breaks = append(breaks, []int{loc[0], loc[0] + 1})
+		}
+		slices.SortFunc(breaks, func(a, b []int) int { return a[0] - b[0] })
+		for _, loc := range append(breaks, []int{len(part), len(part)}) {
+			if loc[0] < start {
+				continue // inside a break already taken
+			}
 			cls = append(cls, clause{raw: part[start:loc[0]], explains: pi > 0 && ci == 0, joined: joined})
 			joined = andThen.MatchString(part[loc[0]:loc[1]])
 			start = loc[1]
@@ -232,6 +245,16 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		lead := ""
 		if loc := subordinateLead.FindStringIndex(raw); loc != nil {
 			lead, raw = raw[:loc[1]], raw[loc[1]:]
+		}
+		// "Let the rotation know": a causative frame around its object.
+		raw = letKnow.ReplaceAllString(raw, "notify $1")
+		// "Put it there", "put the file into the archive": to put a
+		// thing somewhere is to move it.
+		raw = putPlace.ReplaceAllString(raw, "move $1")
+		// "… so it stops paging the next person": what the action is
+		// for, in words; the action is before it.
+		if loc := purposeTail.FindStringIndex(raw); loc != nil && loc[0] > 0 {
+			lead, raw = lead+" "+raw[loc[0]:], raw[:loc[0]]
 		}
 		ws := rewriteIdioms(stems(raw), wordingSenses)
 		for _, w := range stems(lead) {
@@ -284,6 +307,16 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			continue // a request said again after its colon
 		}
 		before := len(verbs)
+		// "Make it less noisy by changing its threshold": the request
+		// names an end, and "by" the action that reaches it.
+		if m := byMeans.FindStringSubmatch(raw); m != nil {
+			if k := stem(lower(m[1])); isAction(k) && !lightVerbs[k] {
+				if !slices.Contains(verbs, k) {
+					verbs = append(verbs, k)
+				}
+				continue
+			}
+		}
 		nouns := nounsAfterDeterminers(raw)
 		for n := range nouns {
 			allNouns[n] = true
@@ -393,9 +426,11 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			}
 		}
 	}
+	negated := negatedWords(text)
 	out := make([]intent, len(verbs))
 	for i, v := range verbs {
 		out[i] = newIntent(words, v)
+		out[i].dropNegated(negated)
 		for _, s := range wordingSenses[v] {
 			out[i].addSense(s, wordingSenseWeight)
 		}
@@ -462,6 +497,36 @@ func newIntent(words []string, verb string) intent {
 	return in
 }
 
+// negatedWord is the word a negation denies: "it is not fixed yet", "do
+// not close it", "they no longer want it".
+var negatedWord = regexp.MustCompile(`(?i)(?:\b(?:not|never|no\s+longer)|n[’']t)\s+(?:(?:be|been|being|yet|ever|get|got|getting|have|has|had|want|wants|need|needs|to)\s+)*(\pL+)`)
+
+// negatedWords are the stems of the words the goal's negations deny.
+func negatedWords(text string) map[string]bool {
+	var out map[string]bool
+	for _, m := range negatedWord.FindAllStringSubmatch(text, -1) {
+		if w := lower(m[1]); !stopWords[w] {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[stem(w)] = true
+		}
+	}
+	return out
+}
+
+// dropNegated gives no weight to the context words the goal denies: a
+// tool whose text says "closed as fixed" is no closer to "it is not fixed
+// yet" for sharing "fixed".
+func (in *intent) dropNegated(negated map[string]bool) {
+	for i := range in.words {
+		if w := &in.words[i]; negated[w.stem] && w.weight > 0 {
+			in.total -= w.weight
+			w.weight = 0
+		}
+	}
+}
+
 // knownPlaceholder is a value the goal names ("to {{knows.slot}}").
 var knownPlaceholder = regexp.MustCompile(`\{\{\s*knows\.([A-Za-z0-9_]+)\s*\}\}`)
 
@@ -516,11 +581,36 @@ func containsWord(k, w string) bool {
 // ("Charge a customer's card", "Moves money"), not with an article or
 // pronoun ("A charge is captured once").
 func imperative(clause string) bool {
-	if opensWithSubject(clause) {
+	if opensWithSubject(clause) || subjectAndVerb(clause) {
 		return false
 	}
 	return actionWord(clause) != "" || startsWithContent(clause)
 }
+
+// subjectAndVerb reports whether a clause opens with a noun phrase and a
+// finite verb ("Checkout payments are failing", "HR will fix it"): a
+// statement. An imperative's object comes after a determiner or pronoun
+// ("check the service is up") and is no subject.
+func subjectAndVerb(clause string) bool {
+	ws := splitWords(clause)
+	if len(ws) < 2 || determiners[lower(ws[1])] || particleObjects[lower(ws[1])] {
+		return false
+	}
+	for i := 1; i < len(ws) && i <= 3; i++ {
+		if subjectVerbs[lower(ws[i])] {
+			return true
+		}
+		if stopWords[lower(ws[i])] {
+			return false // "Tag v2 of the …": a preposition, no subject
+		}
+	}
+	return false
+}
+
+// subjectVerbs follow a sentence's subject.
+var subjectVerbs = setOf("is", "are", "was", "were", "has", "have", "had", "will", "would", "shall", "can", "could",
+	"should", "must", "may", "might", "won't", "can't", "isn't", "aren't", "wasn't", "doesn't", "don't", "keeps", "kept",
+	"seems", "seem", "went", "got", "gets")
 
 // opensWithSubject reports whether a clause opens with a subject and its
 // auxiliary written as one word ("we'll fix the typo", "it's been stuck"):
@@ -552,6 +642,19 @@ func startsWithContent(clause string) bool {
 var subordinateLead = regexp.MustCompile(`^(?i)\s*(?:before|after|when|whenever|while|until|till|unless|if|since|because|although|though|as\s+soon\s+as|now\s+that|in\s+case|once\s+(?:the|it|they|we|you|this|that|all|a|an|our|your|their|its)\b)[^,;:]{1,100},\s*`)
 
 var conditionalLead = regexp.MustCompile(`^(?i)\s*(?:if|unless|in\s+case|whenever|should)\b`)
+
+// letKnow is "let … know", which notifies: "let the rotation know".
+var letKnow = regexp.MustCompile(`(?i)\blet\s+((?:[\pL'’-]+\s+){0,3}?)know\b`)
+
+// putPlace is "put" with an object and a place.
+var putPlace = regexp.MustCompile(`(?i)\bput\s+((?:it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:there|here|under|into|inside|onto|below|beneath|above|beside|next\s+to|in|on)\b)`)
+
+// purposeTail is a clause's purpose: "so that it stops paging", "so
+// nobody can sign in".
+var purposeTail = regexp.MustCompile(`(?i)\bso\s+(?:that\s+)?(?:it|they|he|she|we|you|i|the|this|that|nobody|no\s+one|nothing|people|everyone|its|their|our)\b`)
+
+// byMeans is the means of a request: "by changing its threshold".
+var byMeans = regexp.MustCompile(`(?i)\bby\s+(\pL+ing)\b`)
 
 // intentSupportVerbs, before an action noun, lend it their clause: "put a
 // hold on seat 4" holds, "issue a refund" refunds, "process the return"

@@ -94,6 +94,10 @@ var builtinLexicon = slices.Concat(
 		// Making a thing live publishes it.
 		group(0.8, "publish", "go live", "make live", "make public"),
 		pair(0.7, "remove", "take off"),
+		// Telling someone: to acknowledge a page or an invitation is to
+		// let its sender know it was seen.
+		group(0.8, "notify", "let know", "inform", "tell"),
+		pair(0.6, "acknowledge", "let know", "notify"),
 		group(1.0, "decline", "reject", "deny", "refuse"),
 		group(1.0, "accept", "approve", "confirm"),
 		group(0.9, "close", "resolve"),

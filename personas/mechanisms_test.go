@@ -871,6 +871,76 @@ func TestLeadsContractionsAndSupportVerbs(t *testing.T) {
 	}
 }
 
+// A request's means ("by changing"), its purpose ("so it stops"), a
+// causative "let … know", "put it there", a subject and its verb ("Checkout
+// payments are failing"), and a statement after a comma ("HR will fix it")
+// are read for the action they say, or for none.
+func TestMeansPurposeAndStatementClauses(t *testing.T) {
+	careful := Builtin().Get("careful")
+	items := []rtool{
+		{name: "change_item", kind: "custom", text: "Change an item."},
+		{name: "stop_item", kind: "custom", text: "Stop an item."},
+		{name: "notify_item", kind: "custom", text: "Notify an item's owner."},
+		{name: "move_item", kind: "custom", text: "Move an item."},
+		{name: "open_item", kind: "custom", text: "Open an item."},
+		{name: "take_item_down", kind: "custom", text: "Take an item down."},
+		{name: "put_item_back", kind: "custom", text: "Put an item back."},
+		{name: "check_out_item", kind: "custom", text: "Check out an item."},
+	}
+	for intent, want := range map[string][]string{
+		"The item {{target.name}} is noisy: make it less noisy by changing its threshold":                  {"chang"},
+		"Let the rotation know someone is on it so it stops paging the next person":                        {"notifi"},
+		"The item belongs under {{target.id}} from now on; put it there":                                   {"move"},
+		"Checkout payments are failing for every customer: open an item for it":                            {"open"},
+		"Take it down so nobody can read it for now, but don't lose it, HR will fix it and put it back up": {"take down"},
+	} {
+		if got := actionVerbs(t, intent, items, careful); !slices.Equal(got, want) {
+			t.Errorf("%q: actions %v, want %v", intent, got, want)
+		}
+	}
+}
+
+// A word the goal denies ("it is not fixed yet") draws no reader to a
+// tool whose text says it: sharing "fixed" is no reason to close.
+func TestDeniedWordsAreNoContext(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "close_item", kind: "custom", text: "Close an item: it is marked as fixed."},
+		{name: "claim_item", kind: "custom", text: "Claim an item: its owner is told someone is on it."},
+	}
+	said := partOf(m0(t, "Item {{target.name}} is mine: tell them someone is on it. It is not fixed yet", tools, careful), "close_item").Context
+	other := partOf(m0(t, "Item {{target.name}} is mine: tell them someone is on it. It is not urgent yet", tools, careful), "close_item").Context
+	if said != other {
+		t.Errorf("close_item's context %.3f with 'it is not fixed yet', %.3f with 'not urgent': the denied 'fixed' counted", said, other)
+	}
+}
+
+func m0(t *testing.T, intent string, tools []rtool, p *Persona) []ScoreParts {
+	t.Helper()
+	_, m, g := readerScores(t, intent, tools, "", p)
+	return m.Explain(p, g)
+}
+
+// A text that names a tool the way the command line it wraps does ("run
+// `wiki item move`") points at that tool.
+func TestCommandNamesAreMentions(t *testing.T) {
+	w, _ := readerWorld(t, "Move the item", []rtool{
+		{name: "move_item", kind: "custom", text: "Move an item."},
+		{name: "copy_item", kind: "custom", text: "Copy an item."},
+	}, "")
+	c := newCommandNames(w)
+	for in, want := range map[string]string{
+		"To relocate it, run `wiki item move ITEM_ID`.": "To relocate it, run move_item.",
+		"See `wiki item copy --to X`.":                  "See copy_item.",
+		"Run `wiki item list` first.":                   "Run `wiki item list` first.", // no tool of those words
+		"Call `move_item(id)`.":                         "Call `move_item(id)`.",       // a call, read as it is
+	} {
+		if got := c.rewrite(in); got != want {
+			t.Errorf("rewrite(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()

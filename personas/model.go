@@ -155,8 +155,9 @@ func readTexts(w *engine.World, descs []string) []*toolText {
 	// costs seconds here, not minutes.
 	ids := map[string]int32{}
 	sigs := make([][][]int32, len(descs))
+	cmds := newCommandNames(w)
 	for i, d := range descs {
-		out[i] = &toolText{segs: readStructure(d)}
+		out[i] = &toolText{segs: readStructure(cmds.rewrite(d))}
 		own := stemSet(strings.Fields(nameWords(w.Tools[i].Name))...)
 		sigs[i] = make([][]int32, len(out[i].segs))
 		for k, s := range out[i].segs {

@@ -166,7 +166,7 @@ func countPromo(seq []string, w float64) float64 {
 
 // redirectVerbs make a sentence that mentions another tool a redirect.
 var redirectVerbs = stemSet("use", "call", "prefer", "try", "instead", "see", "consider", "switch", "choose", "pick",
-	"go", "opt", "refer", "rather", "want")
+	"go", "opt", "refer", "rather", "want", "run", "invoke")
 
 // verbParticles after a redirect verb make it another verb: pick up, go
 // back, try out, switch off.
@@ -178,7 +178,7 @@ var awayWords = stemSet("not", "never", "no", "instead", "rather", "over", "avoi
 
 // redirectWords are not purpose words.
 var redirectWords = stemSet("use", "call", "prefer", "try", "instead", "not", "never", "rather", "tool", "see", "consider",
-	"switch", "choose", "pick", "go", "opt", "refer", "over", "avoid", "want", "unlike", "no")
+	"switch", "choose", "pick", "go", "opt", "refer", "over", "avoid", "want", "unlike", "no", "run", "invoke")
 
 // emphasis is how much more a cue in capitals weighs.
 const emphasis = 1.5
