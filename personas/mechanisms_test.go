@@ -941,6 +941,18 @@ func TestCommandNamesAreMentions(t *testing.T) {
 	}
 }
 
+// "It" opening a sentence is the tool when it acts on an object ("It
+// deletes the item") and the object when it changes ("It restarts and is
+// back online"): only the first names the tool's action.
+func TestItSubjectActsOnlyWithAnObject(t *testing.T) {
+	if got := actionWord("It deletes the item for good."); got != stem("delete") {
+		t.Errorf("'It deletes the item': action %q, want delete", got)
+	}
+	if got := actionWord("It restarts and is back online in a minute."); got != "" {
+		t.Errorf("'It restarts and is back online': action %q, want none (the object's change)", got)
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()

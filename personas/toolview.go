@@ -420,6 +420,9 @@ var denial = regexp.MustCompile(`^(?i)(?:not (?:for|a|an|the|to|used|meant|inten
 // "Lets you delete…", "Used to delete…".
 var verbFrame = regexp.MustCompile(`^(?i)(?:(?:[a-z]+ly|simply|just|also|now)\s+)*(?:(?:this|the|that)\s+(?:tool|endpoint|function|method|operation|api|action|command|call|route)\s+(?:will\s+|can\s+|lets\s+you\s+|allows\s+you\s+to\s+|is\s+used\s+to\s+|helps\s+(?:you\s+)?(?:to\s+)?)?|(?:use|call)\s+(?:this|it)(?:\s+tool|\s+endpoint)?\s+to\s+|(?:lets|allows|enables)\s+you\s+to\s+|lets\s+you\s+|(?:can\s+be\s+|is\s+)?used\s+to\s+|you\s+can\s+|helps\s+(?:you\s+)?(?:to\s+)?|it\s+|will\s+)?(?:(?:[a-z]+ly)\s+)*`)
 
+// itSubject opens a sentence with "it" as its subject.
+var itSubject = regexp.MustCompile(`^(?i)(?:[a-z]+ly\s+)*it\s`)
+
 // alsoVerb finds an action joined to the sentence's own: "Return a
 // delivered order and refund it", "…, then notifies the owner".
 var alsoVerb = regexp.MustCompile(`(?i)(?:\band|\bthen|\balso|\bplus)\s+(?:it\s+|also\s+|automatically\s+)?([a-z]+)`)
@@ -462,6 +465,12 @@ func actionWord(raw string) string {
 		return ""
 	}
 	st := stem(w)
+	if itSubject.MatchString(raw) && (len(first) < 2 || !determiners[strings.ToLower(first[1])] && !particleObjects[strings.ToLower(first[1])]) {
+		// "It deletes the contact" is the tool acting on its object;
+		// "Reboot a device. It restarts and is back online" is the
+		// object changing: what the action does, not the action.
+		return ""
+	}
 	if (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")) && st != w && len(first) > 1 {
 		// A participle describing a record ("Archived contacts are
 		// hidden…") or a gerund as subject ("Closing a ticket is done
