@@ -33,7 +33,16 @@ type intent struct {
 }
 
 var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",
-	"alone", "unchanged", "untouched", "recoverable", "reversible", "safe", "undo")
+	"alone", "unchanged", "untouched", "recoverable", "reversible", "safe", "undo", "recovery", "recover", "restorable")
+
+// getBack says the goal wants to be able to undo: "so we can get it back".
+var getBack = regexp.MustCompile(`(?i)\b(?:get|bring|have)\s+(?:it|them|this|that)\s+back\b`)
+
+// giveAccess is access or a permission given: a grant.
+var giveAccess = regexp.MustCompile(`(?i)\bgive\s+((?:[\pL'’-]+\s+){0,3}?)((?:(?:read|write|admin|edit|view|full)[\s-]+)?(?:access|permissions?|rights))\b`)
+
+// paidBack is money given back: a refund, "give them back what they paid".
+var paidBack = regexp.MustCompile(`(?i)\bgive\s+((?:[\pL'’]+\s+){0,2})back\s+(?:what\s+(?:they|he|she|you|we)\s+(?:paid|spent)|(?:the|their|his|her|your)\s+(?:money|payment|fee|fare|charge)s?)`)
 
 // embeddedRequest is a statement's report of a request: what follows it
 // is asked for ("the employee asked us to take it back").
@@ -98,7 +107,7 @@ var ensureFrame = regexp.MustCompile(`^(?i)\s*(?:make\s+sure|make\s+certain|ensu
 
 // negatedClause says something is not to happen: "no new pods get
 // scheduled", "nobody can sign in", "it is not billed again".
-var negatedClause = regexp.MustCompile(`(?i)^(?:no|nobody|nothing|none|no\s+one|neither)\b|\b(?:not|never|cannot|can't|won't|isn't|aren't|doesn't|don't)\b`)
+var negatedClause = regexp.MustCompile(`(?i)^(?:no|nobody|nothing|none|no\s+one|neither)\b|\b(?:not|never|no\s+longer|cannot|can't|won't|isn't|aren't|doesn't|don't)\b`)
 
 // leaveAlone is a clause that asks to leave something as it is: a
 // constraint on the action, not one of its own ("stick it to the top, and
@@ -137,6 +146,7 @@ var idioms = []struct {
 	{stems("get rid"), stem("delete"), nil},
 	{stems("throw away"), stem("delete"), nil},
 	{stems("more time"), stem("extend"), nil}, // "give them more time"
+	{stems("give back"), stem("return"), nil},
 }
 
 // clauseBreak separates the clauses of an intent: sentence ends, colons,
@@ -246,6 +256,10 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		if loc := subordinateLead.FindStringIndex(raw); loc != nil {
 			lead, raw = raw[:loc[1]], raw[loc[1]:]
 		}
+		raw = paidBack.ReplaceAllString(raw, "refund $1")
+		// "Give it read access": giving access grants it (what access
+		// stays a word of the goal's).
+		raw = giveAccess.ReplaceAllString(raw, "grant $1$2")
 		// "Let the rotation know": a causative frame around its object.
 		raw = letKnow.ReplaceAllString(raw, "notify $1")
 		// "Put it there", "put the file into the archive": to put a
@@ -293,7 +307,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			statement = false
 			continue
 		}
-		if !imperative(raw) || modalStatement.MatchString(raw) {
+		if !imperative(raw) || modalStatement.MatchString(raw) || nounStatement(raw, strong) {
 			statement = true
 			continue // a statement
 		}
@@ -586,6 +600,31 @@ func imperative(clause string) bool {
 	}
 	return actionWord(clause) != "" || startsWithContent(clause)
 }
+
+// nounStatement reports whether a clause is a statement about a noun that
+// opens it: "Version {{id}} of one of our API keys was pasted into a
+// public log". Its first word is no action, and a form of "be" or "have"
+// follows before any object of an imperative could.
+func nounStatement(clause string, strong func(string) bool) bool {
+	ws := splitWords(clause)
+	if len(ws) < 3 || lightVerbs[stem(lower(ws[0]))] {
+		return false // "Let their item run until they are back"
+	}
+	// An action word with a preposition after it is a noun: "Version
+	// {{id}} of one of our keys", "Order {{id}} for Ann".
+	if strong(stem(lower(ws[0]))) && !nounPrepositions[lower(ws[1])] {
+		return false
+	}
+	for _, w := range ws[1:] {
+		switch lower(w) {
+		case "was", "were", "is", "are", "has", "have", "had":
+			return true
+		}
+	}
+	return false
+}
+
+var nounPrepositions = setOf("of", "for", "from", "in", "at", "with")
 
 // subjectAndVerb reports whether a clause opens with a noun phrase and a
 // finite verb ("Checkout payments are failing", "HR will fix it"): a

@@ -116,6 +116,10 @@ var builtinLexicon = slices.Concat(
 		// Doing a thing again: a CI service re-runs what a user retries.
 		group(0.9, "retry", "rerun", "re run", "run again", "try again", "redo"),
 		group(1.0, "revoke", "rescind", "withdraw"),
+		group(0.9, "grant", "authorize", "permit", "give access"),
+		// "Make sure it can no longer be used" asks to block it: what
+		// disabling, deactivating or locking a thing does.
+		pair(0.8, "block", "disable", "deactivate", "lock", "suspend"),
 		group(1.0, "suspend", "pause"),
 		// Phrasal verbs whose particle is a stop word, as every speaker
 		// reads them: to hang on to a thing is to keep it.

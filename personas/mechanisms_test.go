@@ -953,6 +953,40 @@ func TestItSubjectActsOnlyWithAnObject(t *testing.T) {
 	}
 }
 
+// Money given back is a refund, access given is a grant, "can no longer be
+// used" asks to block, a noun opening a statement is no verb, and a tool
+// that schedules a deletion deletes.
+func TestGivenBackGrantedAndBlocked(t *testing.T) {
+	careful := Builtin().Get("careful")
+	items := []rtool{
+		{name: "refund_item", kind: "custom", text: "Refund an item."},
+		{name: "return_item", kind: "custom", text: "Return an item."},
+		{name: "grant_item_access", kind: "custom", text: "Grant access to an item."},
+		{name: "get_item_value", kind: "custom", text: "Get an item's value."},
+		{name: "disable_item", kind: "custom", text: "Disable an item."},
+		{name: "version_item", kind: "custom", text: "Version an item."},
+	}
+	for intent, want := range map[string]string{
+		"The trip was cancelled: give them back what they paid, to their card":                               "refund",
+		"The role has to read item {{target.id}}: give it read access":                                       "grant",
+		"Version {{target.id}} of one of our keys was pasted into a log: make sure it can no longer be used": "block",
+	} {
+		if got := actionVerbs(t, intent, items, careful); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: actions %v, want %s first", intent, got, want)
+		}
+	}
+	if a := actionOf(t, "Delete the item, with the usual recovery window", []rtool{
+		{name: "delete_item", kind: "delete", text: "Delete an item now."},
+		{name: "schedule_item_deletion", kind: "custom", text: "Schedule an item's deletion after a recovery window."},
+	}, careful, "schedule_item_deletion"); a < 1 {
+		t.Errorf("schedule_item_deletion's action %.2f for a delete goal: a scheduled deletion deletes", a)
+	}
+	_, m, g := readerScores(t, "Delete the item, so we can get it back if we need it", items, "", careful)
+	if acts := m.byGoal[g].actions; len(acts) == 0 || !acts[0].preserve {
+		t.Error("'so we can get it back' asks to keep what the deletion removes")
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()

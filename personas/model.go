@@ -358,6 +358,7 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	for i := range gv.actions {
 		gv.actions[i].addContext(known)
 		gv.actions[i].readForAWhile(g.Intent)
+		gv.actions[i].preserve = gv.actions[i].preserve || getBack.MatchString(g.Intent)
 		gv.actions[i].readWhen(g.Intent)
 		gv.actions[i].readNewValue(g.KnowsKeys, isField)
 	}

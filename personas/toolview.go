@@ -905,7 +905,9 @@ func (v *view) cueContext() cueContext { return cueContext{removes: v.removes, n
 // supportVerbs carry their action in the noun they take: "place a hold"
 // holds, "issue a refund" refunds, "make a reservation" reserves, "file a
 // claim" claims. The verb itself says little more than "do".
-var supportVerbs = stemSet("place", "put", "make", "take", "give", "issue", "file", "lodge", "raise", "perform", "conduct")
+var supportVerbs = stemSet("place", "put", "make", "take", "give", "issue", "file", "lodge", "raise", "perform", "conduct",
+	// schedule_secret_deletion deletes, later; request_refund refunds.
+	"schedule", "request", "initiate", "submit", "queue")
 
 // supportedNoun is the action a support verb's noun names in a tool's
 // name: the head of the noun after the verb, its last word (place_hold
