@@ -987,6 +987,22 @@ func TestGivenBackGrantedAndBlocked(t *testing.T) {
 	}
 }
 
+// "…, or returns the existing one when an item with the same key already
+// exists" says a second call makes nothing new; "Fields you leave out are
+// cleared" is a plural noun's relative clause, no action.
+func TestReturnsTheExistingOneAndRelativeClauses(t *testing.T) {
+	_, m, _ := readerScores(t, "Create an item once", []rtool{
+		{name: "create_item", kind: "create", text: "Creates an item, or returns the existing one when an item with the same key already exists."},
+		{name: "update_item", kind: "update", text: "Replaces the item with the body you send. Fields you leave out are cleared."},
+	}, "", Builtin().Get("careful"))
+	if v := m.views[0][seeEverything]; v.cues[cueRepeatReassure] == 0 {
+		t.Error("'returns the existing one': no safe-to-repeat cue")
+	}
+	if v := m.views[1][seeEverything]; slices.Contains(v.verbs, stem("fields")) {
+		t.Errorf("'Fields you leave out are cleared' read the verb 'field': %v", v.verbs)
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()

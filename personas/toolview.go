@@ -88,7 +88,10 @@ var cueTexts = []struct {
 		"preserve", "history kept", "unarchive", "soft delete", "bring back", "intact", "safe"}},
 	{cueRepeatWarn, []string{"each call", "every call", "each time", "every time", "again", "twice", "duplicate", "double"}},
 	{cueRepeatReassure, []string{"idempotent", "idempotency", "safe retry", "repeat safe", "at most once", "exactly once",
-		"safe to retry", "safely retry"}},
+		"safe to retry", "safely retry",
+		// "…, or returns the existing one when an item with the same key
+		// already exists": a second call makes nothing new.
+		"return existing", "already exist"}},
 }
 
 var cues = func() []cue {
@@ -493,7 +496,9 @@ func actionWord(raw string) string {
 var pluralSubjectNext = map[string]bool{"already": true, "still": true, "currently": true, "that": true, "which": true,
 	"who": true, "whose": true, "are": true, "were": true, "will": true, "can": true, "cannot": true, "may": true,
 	"must": true, "should": true, "have": true, "stay": true, "keep": true, "remain": true, "go": true, "in": true,
-	"of": true, "on": true, "from": true, "without": true}
+	"of": true, "on": true, "from": true, "without": true,
+	// "Fields you leave out are cleared": a relative clause.
+	"you": true, "we": true, "they": true}
 
 func isWordRune(r rune) bool {
 	return r == '\'' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127 && isLetterRune(r)
