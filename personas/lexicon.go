@@ -117,6 +117,9 @@ var builtinLexicon = slices.Concat(
 		group(0.9, "retry", "rerun", "re run", "run again", "try again", "redo"),
 		group(1.0, "revoke", "rescind", "withdraw"),
 		group(0.9, "grant", "authorize", "permit", "give access"),
+		// Taking someone off a mailing list is unsubscribing them.
+		group(0.9, "unsubscribe", "opt out"),
+		pair(0.6, "unsubscribe", "remove"),
 		// "Make sure it can no longer be used" asks to block it: what
 		// disabling, deactivating or locking a thing does.
 		pair(0.8, "block", "disable", "deactivate", "lock", "suspend"),
