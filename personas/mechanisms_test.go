@@ -115,6 +115,11 @@ func TestSkimmerReadsToAWordBudget(t *testing.T) {
 	if got := FirstSentence("The item can no longer be sold.\nIts history is kept."); got != "The item can no longer be sold." {
 		t.Errorf("FirstSentence is still the sentence: %q", got)
 	}
+	// A section header ends the summary: a skimmer does not read on into
+	// a command's NOTES.
+	if got := skim("Usage: wiki page delete PAGE_ID\n\nDelete a page.\n\nNOTES\n  The page and its history are purged."); got != "Delete a page." {
+		t.Errorf("a section header ends the summary: skimmed %q", got)
+	}
 }
 
 // Placeholders joined by punctuation are one value to a reader: the dot of

@@ -42,6 +42,9 @@ type segment struct {
 	caps  bool // written in capitals, or with a word in capitals: emphasis
 	label bool // carried a warning label or emoji of its own
 	item  bool // a list item
+	// sectioned: under a section header of its own ("NOTES", "## Details",
+	// "Behaviour:"), past the summary a skimmer reads.
+	sectioned bool
 	// boiler: shared nearly verbatim by most of the world's tools — noise,
 	// set by the model, which sees every tool.
 	boiler bool
@@ -82,6 +85,7 @@ func readStructure(desc string) []segment {
 	fence := false
 	var para []string // the lines of the current paragraph
 	paraRole, paraLabel, paraItem := roleBody, false, false
+	sectioned := false // a section header was read
 	flush := func() {
 		if len(para) == 0 {
 			return
@@ -96,7 +100,7 @@ func readStructure(desc string) []segment {
 			if role == roleBody && routineSentence.MatchString(s) {
 				role = roleReturns
 			}
-			out = append(out, segment{text: s, role: role, caps: shouting(s), label: paraLabel, item: paraItem})
+			out = append(out, segment{text: s, role: role, caps: shouting(s), label: paraLabel, item: paraItem, sectioned: sectioned})
 		}
 		para = para[:0]
 	}
@@ -160,6 +164,7 @@ func readStructure(desc string) []segment {
 			// A section header ("Args:", "## Returns", "⚠️ Warning").
 			flush()
 			section, inline = role, -1
+			sectioned = sectioned || len(out) > 0
 			continue
 		case isLabel:
 			// A label with its text ("Note: …", "WARNING: …", "⚠️ …"): for

@@ -221,6 +221,9 @@ func (tt *toolText) skimmed(budget int) []int {
 		if !s.informative() {
 			continue
 		}
+		if read > 0 && s.sectioned && !tt.segs[out[len(out)-1]].sectioned {
+			break // the summary ended at a section header ("NOTES")
+		}
 		out = append(out, i)
 		read++
 		words += len(stems(s.text))
