@@ -58,7 +58,7 @@ var modalStatement = regexp.MustCompile(`^(?i)\s*(?:will|would|shall|may|might|c
 // keepClause asks to keep what the action leaves: "keep it, we may need
 // it again", "but keep the bucket itself". Like leaveAlone, a constraint
 // (keep data), not an action of its own.
-var keepClause = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:keep|retain|preserve)\s+(?:it|them|this|that|these|those|its|their|the|everything|all|both)\b`)
+var keepClause = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:keep|retain|preserve)\s+(?:it|them|this|that|these|those|its|their|the|everything|all|both|a|an|some|any|one|track)\b`)
 
 // baseForm reports whether a clause's first word can be an imperative
 // verb: the imperative is the verb's base form, so a first word in -s
@@ -99,7 +99,7 @@ var ruledOut = regexp.MustCompile(`(?i),\s*(?:but\s+|and\s+)?not\s+(?:a|an|the|a
 
 // magnitudeTo is a particle followed by the value to reach: "down to
 // {{knows.n}} pods", "up to 500", "down to zero".
-var magnitudeTo = regexp.MustCompile(`(?i)\b(?:down|up)\s+to\s+(?:\x{E000}|\{\{|\d|zero\b|one\b|two\b|three\b|half\b|a\s+(?:single|couple|few)\b)`)
+var magnitudeTo = regexp.MustCompile(`(?i)\b(?:down|up)\s+to\s+(?:(?:a|an|the)\s+(?:\x{E000}|\{\{)|\x{E000}|\{\{|\d|zero\b|one\b|two\b|three\b|half\b|a\s+(?:single|couple|few)\b)`)
 
 // ensureFrame opens a request for a state of affairs: "make sure …",
 // "ensure that …", "see to it that …".
@@ -284,6 +284,22 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 				addWord(w)
 			}
 		}
+		if notYet.MatchString(raw) && len(verbs) == len(embeddedVerbs) {
+			// "Don't send it out yet": to hold it. After a reported
+			// request ("they asked us to wait"), the hold is what to do.
+			k := key("hold")
+			if len(embeddedVerbs) > 0 {
+				for _, v := range embeddedVerbs {
+					wordingSenses[k] = append(wordingSenses[k], v)
+				}
+				verbs, embeddedVerbs = nil, nil
+			}
+			if !slices.Contains(verbs, k) {
+				verbs = append(verbs, k)
+			}
+			statement = false
+			continue
+		}
 		if contingent {
 			statement = false
 			continue // "if the call times out, check first": how, not what
@@ -356,6 +372,24 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 				}
 			}
 			if lightVerbs[w] {
+				// "Take one manual snapshot of it": the light verb's
+				// noun is the action, past its adjectives.
+				for j := i + 1; j < len(ws) && j <= i+3; j++ {
+					if strong(ws[j]) && !lightVerbs[ws[j]] && !nouns[ws[j]] && j > i+1 && !isAction(ws[i+1]) && !nouns[ws[i+1]] {
+						if !slices.Contains(verbs, ws[j]) {
+							verbs = append(verbs, ws[j])
+						}
+						break
+					}
+				}
+				if len(verbs) > before {
+					break
+				}
+				if i == 0 && unknown == "" {
+					if h := lightObjectHead(raw); h != "" && !isAction(ws[min(i+1, len(ws)-1)]) {
+						unknown = h // "take one manual snapshot": snapshot
+					}
+				}
 				continue
 			}
 			if intentSupportVerbs[w] && i+1 < len(ws) && strong(ws[i+1]) && !lightVerbs[ws[i+1]] {
@@ -687,6 +721,31 @@ var letKnow = regexp.MustCompile(`(?i)\blet\s+((?:[\pL'’-]+\s+){0,3}?)know\b`)
 
 // putPlace is "put" with an object and a place.
 var putPlace = regexp.MustCompile(`(?i)\bput\s+((?:it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:there|here|under|into|inside|onto|below|beneath|above|beside|next\s+to|in|on)\b)`)
+
+// lightObjectHead is the head noun of the object after a clause's opening
+// light verb: "Take one manual snapshot of database …" → snapshot. "" when
+// the clause opens otherwise.
+func lightObjectHead(clause string) string {
+	ws := splitWords(clause)
+	if len(ws) < 2 || !lightVerbs[stem(lower(ws[0]))] {
+		return ""
+	}
+	head := ""
+	for _, w := range ws[1:] {
+		lw := lower(w)
+		if stopWords[lw] {
+			if head != "" {
+				break
+			}
+			continue // "one", "a", "the" before the noun
+		}
+		head = stem(lw)
+	}
+	return head
+}
+
+// notYet is an instruction not to do a thing yet: a hold.
+var notYet = regexp.MustCompile(`^(?i)\s*(?:but\s+)?(?:please\s+)?(?:do\s+not|don't|don’t|dont)\s+\pL+\b.*\byet\b`)
 
 // purposeTail is a clause's purpose: "so that it stops paging", "so
 // nobody can sign in".

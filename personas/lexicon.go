@@ -117,6 +117,13 @@ var builtinLexicon = slices.Concat(
 		group(0.9, "retry", "rerun", "re run", "run again", "try again", "redo"),
 		group(1.0, "revoke", "rescind", "withdraw"),
 		group(0.9, "grant", "authorize", "permit", "give access"),
+		// Taking a post off a page unpublishes it.
+		pair(0.8, "unpublish", "take down", "take off", "take offline", "pull"),
+		// Stock put back on the shelf is restocked.
+		pair(0.8, "restock", "put back", "return to stock", "replenish"),
+		group(0.9, "buy", "purchase"),
+		pair(0.6, "create", "buy", "purchase"),
+		pair(0.7, "hold", "wait"),
 		// Taking someone off a mailing list is unsubscribing them.
 		group(0.9, "unsubscribe", "opt out"),
 		pair(0.6, "unsubscribe", "remove"),

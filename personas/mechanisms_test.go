@@ -1008,6 +1008,31 @@ func TestReturnsTheExistingOneAndRelativeClauses(t *testing.T) {
 	}
 }
 
+// "Don't send it out yet" after a reported "asked us to wait" asks to
+// hold; "take one manual snapshot" asks for a snapshot; "keep a record of
+// it" is a constraint; "move it up to a {{class}}" raises a magnitude.
+func TestHoldsSnapshotsAndRecordsKept(t *testing.T) {
+	careful := Builtin().Get("careful")
+	items := []rtool{
+		{name: "hold_item", kind: "custom", text: "Hold an item."},
+		{name: "send_item", kind: "custom", text: "Send an item."},
+		{name: "create_item_snapshot", kind: "create", text: "Create a snapshot of an item."},
+		{name: "void_item", kind: "custom", text: "Void an item."},
+		{name: "resize_item", kind: "update", text: "Resize an item."},
+	}
+	for intent, want := range map[string][]string{
+		"The customer on item {{target.id}} asked us to wait: don't send it out yet, they will tell us when": {"hold"},
+		"Take one manual snapshot of item {{target.id}} before tonight's migration, exactly once":            {"snapshot"},
+		"Item {{target.id}} was issued in error: void it, but keep a record of it for the accountants":       {"void"},
+		"Item {{target.id}} keeps running out of memory: move it up to a {{target.name}}":                    {"increas"},
+		"Let their item run until the end of the period, and send it then":                                   {"send"},
+	} {
+		if got := actionVerbs(t, intent, items, careful); !slices.Equal(got, want) {
+			t.Errorf("%q: actions %v, want %v", intent, got, want)
+		}
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()
