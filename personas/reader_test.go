@@ -460,6 +460,8 @@ func TestReaderRedirectNegationScope(t *testing.T) {
 		{"Return a delivered order. Do not use cancel_order for delivered orders.", true},
 		{"Return a delivered order instead of calling cancel_order.", true},
 		{"Return a delivered order, not cancel_order.", true},
+		// The comma ends "instead": this is a redirect to cancel_order.
+		{"Return a delivered order. To stop one instead, use cancel_order.", false},
 	} {
 		tools := []rtool{
 			{name: "return_order", kind: "custom", text: tc.text},

@@ -567,6 +567,11 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 			continue
 		}
 		away := awayFrom(toks, i)
+		if away && i >= 2 && toks[i-2].word == stem("instead") && !insteadOf(raw, tn.names[t.tool]) {
+			// "To pause their pay instead, use hold_pay": the comma ends
+			// "instead"; it is no "instead of using hold_pay".
+			away = false
+		}
 		instrument := instructs && instrumentMention(raw, tn.names[t.tool])
 		if !away && !hasVerb && !instrument && s.role != roleAvoid {
 			continue // a mention ("reversible with restore_contact"), not a redirect
@@ -689,6 +694,18 @@ func awayFrom(toks []token, i int) bool {
 	return i >= 2 && toks[i-1].tool < 0 && redirectVerbs[toks[i-1].word] && !awayWords[toks[i-1].word] &&
 		toks[i-2].tool < 0 && awayWords[toks[i-2].word]
 }
+
+// insteadOf reports whether raw says "instead of (using) name".
+func insteadOf(raw, name string) bool {
+	l := strings.ToLower(raw)
+	j := strings.Index(l, name)
+	if j < 0 {
+		return false
+	}
+	return insteadOfMention.MatchString(l[:j])
+}
+
+var insteadOfMention = regexp.MustCompile(`instead\s+of\s+(?:[a-z]+\s+)?` + "`?" + `$`)
 
 // instrumentWords name a tool as the means of an instruction: "cancel it
 // with cancel_order", "… using archive_contact", "… via close_ticket".
