@@ -36,7 +36,7 @@ var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "re
 	"alone", "unchanged", "untouched", "recoverable", "reversible", "safe", "undo", "recovery", "recover", "restorable")
 
 // getBack says the goal wants to be able to undo: "so we can get it back".
-var getBack = regexp.MustCompile(`(?i)\b(?:get|bring|have)\s+(?:it|them|this|that)\s+back\b`)
+var getBack = regexp.MustCompile(`(?i)\b(?:get|bring|have|need|want)\s+(?:it|them|this|that)\s+back\b`)
 
 // giveAccess is access or a permission given: a grant.
 var giveAccess = regexp.MustCompile(`(?i)\bgive\s+((?:[\pL'’-]+\s+){0,3}?)((?:(?:read|write|admin|edit|view|full)[\s-]+)?(?:access|permissions?|rights))\b`)
@@ -549,15 +549,28 @@ func newIntent(words []string, verb string) intent {
 // not close it", "they no longer want it".
 var negatedWord = regexp.MustCompile(`(?i)(?:\b(?:not|never|no\s+longer)|n[’']t)\s+(?:(?:be|been|being|yet|ever|get|got|getting|have|has|had|want|wants|need|needs|to)\s+)*(\pL+)`)
 
-// negatedWords are the stems of the words the goal's negations deny.
+// forbidden is what a goal says must not happen, to the clause's end:
+// "their order details must not go in the public thread".
+var forbidden = regexp.MustCompile(`(?i)\b(?:must|should|may|can)\s+(?:not|never)\s+([^.;:!?,]+)`)
+
+// negatedWords are the stems of the words the goal's negations deny: the
+// word a negation denies, and all of what it forbids.
 func negatedWords(text string) map[string]bool {
 	var out map[string]bool
-	for _, m := range negatedWord.FindAllStringSubmatch(text, -1) {
-		if w := lower(m[1]); !stopWords[w] {
+	add := func(w string) {
+		if w = lower(w); !stopWords[w] {
 			if out == nil {
 				out = map[string]bool{}
 			}
 			out[stem(w)] = true
+		}
+	}
+	for _, m := range negatedWord.FindAllStringSubmatch(text, -1) {
+		add(m[1])
+	}
+	for _, m := range forbidden.FindAllStringSubmatch(text, -1) {
+		for _, w := range splitWords(m[1]) {
+			add(w)
 		}
 	}
 	return out
@@ -819,7 +832,7 @@ var temporaryVerbs = stemSet("pause", "suspend", "disable", "hold", "deactivate"
 // two months", "temporarily", "turn it back on", "pick it up again", "come
 // back". Not "until" ("let it run until the period ends, then end it" ends
 // it for good) and not "later".
-var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|come\s+back|be\s+back|resume\b)`)
+var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|come\s+back|be\s+back|resume\b|over\s+the\s+(?:weekend|holidays?|break|night)|overnight|(?:need|want)\s+(?:it|them)\s+back)`)
 
 // saysForAWhile: a clause of the goal says the stop is for a while. A
 // clause that states how things have been ("the build has been stuck for

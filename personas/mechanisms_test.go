@@ -1033,6 +1033,25 @@ func TestHoldsSnapshotsAndRecordsKept(t *testing.T) {
 	}
 }
 
+// What a goal says must not happen ("must not go in the public thread")
+// draws no reader to a text that says it; "we need it back on Monday"
+// keeps the data and makes a stop a pause.
+func TestForbiddenWordsAndNeededBack(t *testing.T) {
+	neg := negatedWords("Reply privately: their details must not go in the public thread")
+	if !neg[stem("public")] || !neg[stem("thread")] || neg[stem("privately")] {
+		t.Errorf("forbidden words %v: want public and thread, not privately", neg)
+	}
+	careful := Builtin().Get("careful")
+	_, m, g := readerScores(t, "Shut down the item over the weekend; we need it back with all its data on Monday", []rtool{
+		{name: "stop_item", kind: "custom", text: "Stop an item."},
+		{name: "pause_item", kind: "custom", text: "Pause an item."},
+	}, "", careful)
+	in := m.byGoal[g].actions[0]
+	if !in.preserve || !slices.ContainsFunc(in.senses, func(s verbSense) bool { return s.key == key("pause") }) {
+		t.Errorf("'over the weekend; we need it back': preserve %v, senses %v", in.preserve, in.senses)
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()
