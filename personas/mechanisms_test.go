@@ -115,6 +115,12 @@ func TestSkimmerReadsToAWordBudget(t *testing.T) {
 	if got := FirstSentence("The item can no longer be sold.\nIts history is kept."); got != "The item can no longer be sold." {
 		t.Errorf("FirstSentence is still the sentence: %q", got)
 	}
+	// A tagged section is a section: a skimmer reads the <summary>, and
+	// <when_not_to_use> is what not to use the tool for.
+	tagged := readStructure("<summary>Delete an item.</summary>\n<when_not_to_use>To keep it: use archive_item.</when_not_to_use>")
+	if len(tagged) != 2 || tagged[0].text != "Delete an item." || tagged[1].role != roleAvoid || !tagged[1].sectioned {
+		t.Errorf("tagged sections read as %+v", tagged)
+	}
 	// A section header ends the summary: a skimmer does not read on into
 	// a command's NOTES.
 	if got := skim("Usage: wiki page delete PAGE_ID\n\nDelete a page.\n\nNOTES\n  The page and its history are purged."); got != "Delete a page." {

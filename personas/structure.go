@@ -71,14 +71,38 @@ var sectionLabels = map[string]segRole{
 	"details": roleBody, "purpose": roleBody, "when to use": roleBody, "use when": roleBody, "use for": roleBody,
 	"use it when": roleBody, "use this when": roleBody, "use this tool when": roleBody, "tip": roleBody, "tips": roleBody,
 	"behavior": roleBody, "behaviour": roleBody, "side effects": roleBody, "see also": roleBody, "info": roleBody,
+	"idempotency": roleBody, "retries": roleBody, "retry": roleBody, "usage notes": roleBody, "constraints": roleBody,
 }
 
 // warningEmoji mark a warning wherever they stand.
 var warningEmoji = map[rune]bool{'⚠': true, '🚨': true, '❗': true, '‼': true, '⛔': true, '🛑': true, '☢': true,
 	'☠': true, '💀': true, '🔥': true, '❌': true, '🚫': true, '🔴': true, '💣': true, '🧨': true}
 
+// xmlSection is a section written as a tag, the way texts written as
+// prompts for a model structure themselves: "<when_not_to_use>…
+// </when_not_to_use>".
+var xmlSection = regexp.MustCompile(`(?s)<([A-Za-z][A-Za-z0-9_-]{0,40})>(.*?)</([A-Za-z][A-Za-z0-9_-]{0,40})>`)
+
+// untag turns each tagged section into a header line of its name and its
+// text under it ("When not to use:"), so that a tag is read as the section
+// header it is.
+func untag(desc string) string {
+	if !strings.Contains(desc, "</") {
+		return desc
+	}
+	return xmlSection.ReplaceAllStringFunc(desc, func(m string) string {
+		sm := xmlSection.FindStringSubmatch(m)
+		if sm[1] != sm[3] {
+			return m
+		}
+		name := strings.NewReplacer("_", " ", "-", " ").Replace(sm[1])
+		return "\n\n" + name + ":\n" + strings.TrimSpace(sm[2]) + "\n\n"
+	})
+}
+
 // readStructure splits a description into segments.
 func readStructure(desc string) []segment {
+	desc = untag(desc)
 	var out []segment
 	section := roleBody // the role a header set, until the next header
 	inline := -1        // a label's role for its paragraph (-1: none)
