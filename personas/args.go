@@ -166,7 +166,10 @@ func (a *agent) actArgs(ti int, t *engine.Tool, target *resolved) map[string]any
 				}
 			}
 		case f.known != "":
-			if v, ok := a.at.Knows[f.known]; ok {
+			// A known value that is none of an enum's values is not that
+			// parameter's ("instance db-0034" is no instance_class): the
+			// schema lists what it takes.
+			if v, ok := a.at.Knows[f.known]; ok && (p.Type != engine.ParamEnum || slices.Contains(p.Values, fmt.Sprint(v))) {
 				args[p.Name] = jsonArg(v)
 			}
 		case wholeRecord && p.Field != nil && target != nil && target.rec != nil:

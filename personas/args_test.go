@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/worlds"
 )
 
 func TestFillsMatchKnowsToParams(t *testing.T) {
@@ -131,4 +132,19 @@ goals:
 		}
 	}
 	t.Fatalf("no search was made: %+v", out.Trace.Steps)
+}
+
+// A known value that is none of an enum's values does not fill it: knows
+// "instance" (an instance id) names instance_class by its words, but
+// "db-0034" is no class, and the schema lists the classes.
+func TestKnownValueOutsideAnEnumDoesNotFillIt(t *testing.T) {
+	w, err := worlds.Resolve("testdata/heldout/worlds/database.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := setup{m: newModel(t, w, "clear"), base: seedBase(t, w), goal: w.Goal("restore_copy")}
+	tl := s.run(t, 50, Builtin().Get("careful"))
+	if tl.invalidEpisodes > 0 || tl.class["achieved"] == 0 {
+		t.Errorf("careful restores: %d of 50 achieved, %d with an invalid argument", tl.class["achieved"], tl.invalidEpisodes)
+	}
 }
