@@ -264,7 +264,13 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		raw = letKnow.ReplaceAllString(raw, "notify $1")
 		// "Put it there", "put the file into the archive": to put a
 		// thing somewhere is to move it.
-		raw = putPlace.ReplaceAllString(raw, "move $1")
+		raw = putPlace.ReplaceAllStringFunc(raw, func(m string) string {
+			sm := putPlace.FindStringSubmatch(m)
+			if sm[1] != "" {
+				return "move " + sm[1] + " " + sm[2] // "put it there": move it there
+			}
+			return "move " + sm[3] + " to" // "put it in cold storage": move it to cold storage
+		})
 		// "… so it stops paging the next person": what the action is
 		// for, in words; the action is before it.
 		if loc := purposeTail.FindStringIndex(raw); loc != nil && loc[0] > 0 {
@@ -733,7 +739,8 @@ var conditionalLead = regexp.MustCompile(`^(?i)\s*(?:if|unless|in\s+case|wheneve
 var letKnow = regexp.MustCompile(`(?i)\blet\s+((?:[\pL'’-]+\s+){0,3}?)know\b`)
 
 // putPlace is "put" with an object and a place.
-var putPlace = regexp.MustCompile(`(?i)\bput\s+((?:it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:there|here|under|into|inside|onto|below|beneath|above|beside|next\s+to|in|on)\b)`)
+// ("Put it in cold storage" moves it to cold storage: not "move in".)
+var putPlace = regexp.MustCompile(`(?i)\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(there|here|under|below|beneath|above|beside|next\s+to)\b|\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:into|inside|onto|in|on)\b`)
 
 // lightObjectHead is the head noun of the object after a clause's opening
 // light verb: "Take one manual snapshot of database …" → snapshot. "" when
