@@ -41,6 +41,15 @@ var getBack = regexp.MustCompile(`(?i)\b(?:get|bring|have|need|want)\s+(?:it|the
 // giveAccess is access or a permission given: a grant.
 var giveAccess = regexp.MustCompile(`(?i)\bgive\s+((?:[\pL'’-]+\s+){0,3}?)((?:(?:read|write|admin|edit|view|full)[\s-]+)?(?:access|permissions?|rights))\b`)
 
+// giveMore is "give it more …".
+var giveMore = regexp.MustCompile(`(?i)\bgive\s+((?:it|them|him|her|the\s+[\pL-]+)\s+)more\s+(\pL+)`)
+
+var timeWords = setOf("time", "days", "weeks", "months", "hours", "minutes", "years")
+
+// shouldBe says what a value should be: "it should be {{phone}}", "the
+// address is wrong". With no other action, it asks for an update.
+var shouldBe = regexp.MustCompile(`(?i)\b(?:should|must|needs?\s+to|has\s+to)\s+(?:be|read|say)\s+(?:\x{E000}|changed|updated|set|corrected)|\bis\s+(?:wrong|incorrect|out\s+of\s+date|outdated)\b`)
+
 // paidBack is money given back: a refund, "give them back what they paid".
 var paidBack = regexp.MustCompile(`(?i)\bgive\s+((?:[\pL'’]+\s+){0,2})back\s+(?:what\s+(?:they|he|she|you|we)\s+(?:paid|spent)|(?:the|their|his|her|your)\s+(?:money|payment|fee|fare|charge)s?)`)
 
@@ -147,11 +156,14 @@ var idioms = []struct {
 	{stems("throw away"), stem("delete"), nil},
 	{stems("more time"), stem("extend"), nil}, // "give them more time"
 	{stems("give back"), stem("return"), nil},
+	{stems("get back"), stem("restore"), []string{stem("return")}}, // "deleted by mistake: can you get it back?"
+	{stems("open back up"), stem("reopen"), nil},
+	{stems("open back"), stem("reopen"), nil},
 }
 
 // clauseBreak separates the clauses of an intent: sentence ends, colons,
 // dashes, and "and"/"then" between actions.
-var clauseBreak = regexp.MustCompile(`(?i)[.!?;:—–]+|\s-\s|,?\s+(?:and then|and|then)\s+|,\s+(?:but|so)\s+`)
+var clauseBreak = regexp.MustCompile(`(?i)[.!?;:—–]+|\s-\s|,?\s+(?:and then|and|then)\s+|,\s+(?:but|so)\s+|,\s+(?:(?:can|could|would|will)\s+you|please)\b`)
 
 // commaStatement is a comma before a subject and its modal: "…, but don't
 // lose it, HR will fix it and put it back up". The statement is a clause
@@ -257,6 +269,13 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			lead, raw = raw[:loc[1]], raw[loc[1]:]
 		}
 		raw = paidBack.ReplaceAllString(raw, "refund $1")
+		// "Give it more CPU": more of a thing is an increase.
+		raw = giveMore.ReplaceAllStringFunc(raw, func(m string) string {
+			if sm := giveMore.FindStringSubmatch(m); !timeWords[lower(sm[2])] {
+				return "increase " + sm[1] + "more " + sm[2]
+			}
+			return m // "give them more time" extends (an idiom)
+		})
 		// "Give it read access": giving access grants it (what access
 		// stays a word of the goal's).
 		raw = giveAccess.ReplaceAllString(raw, "grant $1$2")
@@ -438,6 +457,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	if len(words) == 0 {
 		return []intent{{}}
 	}
+	if len(verbs) == 0 && shouldBe.MatchString(text) {
+		verbs = []string{key("update")} // "it should be {{phone}}"
+	}
 	if len(verbs) == 0 && unknown != "" {
 		// "Frobnicate the widget": the goal names an action no tool or
 		// dictionary knows; a noun elsewhere in it is no verb.
@@ -505,6 +527,12 @@ var particleSenses = map[string][]string{
 	key("back"):    {key("restore"), key("undo")},
 }
 
+// plainPhrasal are phrasal verbs whose particle says no direction: to set
+// up a meeting is to arrange it, not to raise it.
+var plainPhrasal = stemSet("set up", "sign up", "log in", "log out", "sign in", "sign out", "look up", "pick up",
+	"back up", "clean up", "hang up", "show up", "make up", "set off", "log off", "kick off", "spin up", "fire up", "start up",
+	"boot up", "power up", "bring up")
+
 // verbSense is an action a goal asks for besides its verb, matched where
 // a tool names its action at weight (of a full verb match).
 type verbSense struct {
@@ -532,6 +560,9 @@ func newIntent(words []string, verb string) intent {
 	in := intent{verb: verb, reads: readVerbs[verb], words: make([]intentWord, 0, len(words))}
 	if i := strings.LastIndexByte(verb, ' '); i > 0 {
 		for _, k := range particleSenses[verb[i+1:]] {
+			if plainPhrasal[verb] {
+				break // "set up" a meeting raises nothing
+			}
 			in.addSense(k, particleWeight)
 		}
 	}
@@ -765,7 +796,7 @@ func lightObjectHead(clause string) string {
 }
 
 // notYet is an instruction not to do a thing yet: a hold.
-var notYet = regexp.MustCompile(`^(?i)\s*(?:but\s+)?(?:please\s+)?(?:do\s+not|don't|don’t|dont)\s+\pL+\b.*\byet\b`)
+var notYet = regexp.MustCompile(`^(?i)\s*(?:but\s+)?(?:please\s+)?(?:do\s+not|don't|don’t|dont)\s+\pL+\b.*\b(?:yet|until)\b`)
 
 // purposeTail is a clause's purpose: "so that it stops paging", "so
 // nobody can sign in".

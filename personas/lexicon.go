@@ -88,7 +88,7 @@ var builtinLexicon = slices.Concat(
 		pair(0.8, "restore", "put back", "revert"),
 		// Putting a thing off moves it later: a pause of what is scheduled,
 		// a change of when.
-		group(0.9, "postpone", "delay", "defer", "put off", "hold off", "push back"),
+		group(0.9, "postpone", "delay", "defer", "put off", "hold off", "push back", "push out"),
 		pair(0.7, "pause", "hold off", "put off"),
 		pair(0.8, "decline", "turn down"),
 		// Making a thing live publishes it.
@@ -124,6 +124,10 @@ var builtinLexicon = slices.Concat(
 		group(0.9, "buy", "purchase"),
 		pair(0.6, "create", "buy", "purchase"),
 		pair(0.7, "hold", "wait"),
+		pair(0.8, "stop", "kill"),
+		group(0.8, "snooze", "postpone", "remind later"),
+		pair(0.7, "unsubscribe", "stop sending", "take off"),
+		group(0.8, "set up", "create", "arrange"),
 		// Taking someone off a mailing list is unsubscribing them.
 		group(0.9, "unsubscribe", "opt out"),
 		pair(0.6, "unsubscribe", "remove"),
@@ -164,7 +168,7 @@ var builtinLexicon = slices.Concat(
 	// update is how they are done.
 	family(0.7, updateHeads, "rename", "reschedule", "move", "point", "set", "mark", "adjust", "correct", "fix",
 		"revise", "reassign", "retitle", "relabel", "rewrite", "repoint", "redirect", "reprice", "extend", "shorten",
-		"postpone", "delay", "defer", "push back",
+		"postpone", "delay", "defer", "push back", "push out",
 		// A new size or level for a record is a change of it.
 		"resize", "scale", "upgrade", "downgrade", "increase", "decrease", "lower", "bump", "reduce", "boost", "toggle", "flip", "tweak"),
 	// Ways of making a record go away: some keep it (hiding), most do not.

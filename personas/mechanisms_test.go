@@ -1058,6 +1058,36 @@ func TestForbiddenWordsAndNeededBack(t *testing.T) {
 	}
 }
 
+// A second probe of requests: "can you get it back?" after a comma is the
+// request, "it should be {{…}}" asks for an update, "give it more CPU"
+// increases, "open it back up" reopens, "set up a meeting" raises nothing,
+// and "don't remind me until Monday" holds.
+func TestSecondProbeReadings(t *testing.T) {
+	careful := Builtin().Get("careful")
+	items := []rtool{
+		{name: "restore_item", kind: "custom", text: "Restore an item."},
+		{name: "delete_item", kind: "delete", text: "Delete an item."},
+		{name: "update_item", kind: "update", text: "Update an item."},
+		{name: "resize_item", kind: "custom", text: "Resize an item."},
+		{name: "reopen_item", kind: "custom", text: "Reopen an item."},
+		{name: "hold_item", kind: "custom", text: "Hold an item."},
+	}
+	for intent, want := range map[string][]string{
+		"I accidentally deleted the item this morning, can you get it back?":              {"restor"},
+		"The phone number on {{target.name}}'s item is wrong; it should be {{target.id}}": {"updat"},
+		"The item is too small for the holiday traffic; give it more CPU":                 {"increas"},
+		"The fix for item {{target.id}} didn't work after all; open it back up":           {"reopen"},
+		"Don't remind me about this item until Monday":                                    {"hold"},
+	} {
+		if got := actionVerbs(t, intent, items, careful); !slices.Equal(got, want) {
+			t.Errorf("%q: actions %v, want %v", intent, got, want)
+		}
+	}
+	if in := parseIntent("Set up a meeting with Ann next Tuesday", func(string) bool { return true }, newRelater(nil))[0]; len(in.senses) > 0 {
+		t.Errorf("'set up a meeting' has senses %v: its particle raises nothing", in.senses)
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()
