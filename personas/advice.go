@@ -658,8 +658,12 @@ func (m *Model) verbTool(self int, lv attentionLevel, text, verb string) int {
 		if ti == self || !m.world.Tools[ti].Writes() || p.Words <= 0 {
 			continue
 		}
-		if best < 0 || p.Score > bestScore {
-			best, bestScore = ti, p.Score
+		// The message names the action and its object ("q1.pdf is in the
+		// trash; restore it first"): the tool is the one whose own text
+		// does that, not the one another text points to for a purpose of
+		// its own ("to undo a write instead, use restore_previous").
+		if sc := p.Score - p.Redirect; best < 0 || sc > bestScore {
+			best, bestScore = ti, sc
 		}
 	}
 	return best

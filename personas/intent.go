@@ -33,7 +33,7 @@ type intent struct {
 }
 
 var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",
-	"alone", "unchanged", "untouched", "recoverable", "reversible", "safe", "undo", "recovery", "recover", "restorable")
+	"alone", "unchanged", "untouched", "recoverable", "reversible", "safe", "undo", "recovery", "recover")
 
 // getBack says the goal wants to be able to undo: "so we can get it back".
 var getBack = regexp.MustCompile(`(?i)\b(?:get|bring|have|need|want)\s+(?:it|them|this|that)\s+back\b`)
