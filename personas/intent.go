@@ -240,6 +240,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	statement := false            // the clause before was a statement
 	var embeddedVerbs []string    // the actions that statements reported as requests
 	allNouns := map[string]bool{} // words after a determiner: nouns, the last choice for a verb
+	inPurpose := false            // the clause before ended in a purpose ("so they can …")
 	for _, cl := range cls {
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
 		embedded := false
@@ -283,6 +284,8 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		raw = letKnow.ReplaceAllString(raw, "notify $1")
 		// "Put it there", "put the file into the archive": to put a
 		// thing somewhere is to move it.
+		// "Put it in Ann's name": a transfer.
+		raw = putInName.ReplaceAllString(raw, "transfer $1 to")
 		raw = putPlace.ReplaceAllStringFunc(raw, func(m string) string {
 			sm := putPlace.FindStringSubmatch(m)
 			if sm[1] != "" {
@@ -292,8 +295,18 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		})
 		// "… so it stops paging the next person": what the action is
 		// for, in words; the action is before it.
+		if cl.joined && inPurpose {
+			// "… so they can attach them and submit it again": the
+			// purpose goes on; its verbs are the other party's.
+			for _, w := range stems(raw) {
+				addWord(w)
+			}
+			continue
+		}
+		inPurpose = false
 		if loc := purposeTail.FindStringIndex(raw); loc != nil && loc[0] > 0 {
 			lead, raw = lead+" "+raw[loc[0]:], raw[:loc[0]]
+			inPurpose = true
 		}
 		ws := rewriteIdioms(stems(raw), wordingSenses)
 		for _, w := range stems(lead) {
@@ -768,6 +781,9 @@ var conditionalLead = regexp.MustCompile(`^(?i)\s*(?:if|unless|in\s+case|wheneve
 
 // letKnow is "let … know", which notifies: "let the rotation know".
 var letKnow = regexp.MustCompile(`(?i)\blet\s+((?:[\pL'’-]+\s+){0,3}?)know\b`)
+
+// putInName is "put it in {{name}}'s name".
+var putInName = regexp.MustCompile(`(?i)\bput\s+(it|them|this|that|the\s+[\pL-]+)\s+in\s+(?:[^\s,;:]+\s+){1,3}?name\b`)
 
 // putPlace is "put" with an object and a place.
 // ("Put it in cold storage" moves it to cold storage: not "move in".)

@@ -118,7 +118,14 @@ var builtinLexicon = slices.Concat(
 		group(1.0, "revoke", "rescind", "withdraw"),
 		group(0.9, "grant", "authorize", "permit", "give access"),
 		// Taking a post off a page unpublishes it.
-		pair(0.8, "unpublish", "take down", "take off", "take offline", "pull"),
+		pair(0.8, "unpublish", "take down", "take off", "take offline"),
+		// A registry's yank pulls a release from new installs.
+		group(0.8, "yank", "pull"),
+		// Deprecating a release marks it outdated.
+		pair(0.6, "deprecate", "mark", "flag"),
+		pair(0.6, "reject", "send back"),
+		// Dropping a course is being unenrolled from it.
+		pair(0.7, "unenroll", "remove", "drop"),
 		// Stock put back on the shelf is restocked.
 		pair(0.8, "restock", "put back", "return to stock", "replenish"),
 		group(0.9, "buy", "purchase"),

@@ -1088,6 +1088,40 @@ func TestSecondProbeReadings(t *testing.T) {
 	}
 }
 
+// From batches 13 and 14: "put it in {{name}}'s name" transfers, a purpose
+// goes on into its joined clause ("so they can attach them and submit it
+// again"), a registry pulls a release by yanking it, and grant_extension
+// extends.
+func TestTransfersPurposesAndNominalizations(t *testing.T) {
+	careful := Builtin().Get("careful")
+	items := []rtool{
+		{name: "transfer_item", kind: "custom", text: "Transfer an item."},
+		{name: "move_item", kind: "custom", text: "Move an item."},
+		{name: "reject_item", kind: "custom", text: "Reject an item."},
+		{name: "submit_item", kind: "custom", text: "Submit an item."},
+	}
+	for intent, want := range map[string][]string{
+		"The buyer can't make it and is giving the item to a friend: put it in {{target.name}}'s name instead": {"transfer"},
+		"Send item {{target.id}} back to {{target.name}} so they can attach them and submit it again":          {"send back"},
+	} {
+		if got := actionVerbs(t, intent, items, careful); !slices.Equal(got, want) {
+			t.Errorf("%q: actions %v, want %v", intent, got, want)
+		}
+	}
+	if a := actionOf(t, "Extend the deadline for them by three days", []rtool{
+		{name: "grant_extension", kind: "custom", text: "Grant an extension."},
+		{name: "reset_submission", kind: "custom", text: "Reset a submission."},
+	}, careful, "grant_extension"); a < 1 {
+		t.Errorf("grant_extension's action %.2f for an extend goal: granting an extension extends", a)
+	}
+	if a := actionOf(t, "Pull release {{target.id}} so new installs stop resolving to it", []rtool{
+		{name: "yank_release", kind: "custom", text: "Yank a release."},
+		{name: "delete_release", kind: "delete", text: "Delete a release."},
+	}, careful, "yank_release"); a <= 0 {
+		t.Errorf("yank_release's action %.2f for a pull goal", a)
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()

@@ -932,7 +932,7 @@ func (v *view) cueContext() cueContext { return cueContext{removes: v.removes, n
 // claim" claims. The verb itself says little more than "do".
 var supportVerbs = stemSet("place", "put", "make", "take", "give", "issue", "file", "lodge", "raise", "perform", "conduct",
 	// schedule_secret_deletion deletes, later; request_refund refunds.
-	"schedule", "request", "initiate", "submit", "queue")
+	"schedule", "request", "initiate", "submit", "queue", "grant")
 
 // supportedNoun is the action a support verb's noun names in a tool's
 // name: the head of the noun after the verb, its last word (place_hold
@@ -945,7 +945,16 @@ func supportedNoun(name []string, r *relater) string {
 	if len(name) < 2 {
 		return ""
 	}
-	if w := name[len(name)-1]; !stopWords[w] && r.isAction(w) {
+	w := name[len(name)-1]
+	if stopWords[w] {
+		return ""
+	}
+	// "grant_extension" extends, "request_suspension" suspends: the stem
+	// of an -sion noun ("extens") is its verb's with -d ("extend").
+	if v, ok := strings.CutSuffix(w, "ns"); ok && r.isAction(v+"nd") {
+		return v + "nd"
+	}
+	if r.isAction(w) {
 		return w
 	}
 	return ""
