@@ -1122,6 +1122,20 @@ func TestTransfersPurposesAndNominalizations(t *testing.T) {
 	}
 }
 
+// "It cannot be approved or paid while held" is what a hold does to the
+// report, not the tool denying that it holds.
+func TestObjectStateIsNoDenial(t *testing.T) {
+	if a := actionOf(t, "Keep the item {{target.id}} waiting in the queue: hold it", []rtool{
+		{name: "hold_item", kind: "custom", text: "Hold an item. It cannot be approved or paid while held."},
+		{name: "pay_item", kind: "custom", text: "Pay an item."},
+	}, Builtin().Get("careful"), "hold_item"); a < 1 {
+		t.Errorf("hold_item's action %.2f: 'it cannot be … while held' denied the hold", a)
+	}
+	if !objectState("it cannot be approved while held") || objectState("it cannot be used to refund") || objectState("this cannot be undone") {
+		t.Error("objectState: an object's state, not 'cannot be used to' or 'this cannot be undone'")
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()

@@ -421,6 +421,18 @@ const warningLabelCue = 0.5
 // advice, and the create it mentions is the tool's own action.
 var denial = regexp.MustCompile(`^(?i)(?:not (?:for|a|an|the|to|used|meant|intended|suitable|designed|how|what|when|where)\b|never\b|(?:this|it)(?: tool| endpoint)? (?:is not|isn't|does not|doesn't|will not|won't|cannot|can't|never|should not|shouldn't|must not)\b|(?:do not|don't|never|avoid) (?:use|call|using|calling)\b|(?:please )?(?:do not|don't) (?:use|call) (?:this|it)\b)`)
 
+// objectState reports whether a sentence that opens like a denial ("it
+// cannot …") says what becomes of the object instead: "it cannot be
+// approved or paid while held" is the hold's effect, not a tool denying
+// that it holds. "It cannot be used to …" still denies, and so does
+// "this cannot be undone", whose "this" is the action.
+func objectState(s string) bool {
+	loc := passiveState.FindStringIndex(s)
+	return loc != nil && !strings.HasPrefix(strings.ToLower(s[loc[1]:]), "used")
+}
+
+var passiveState = regexp.MustCompile(`^(?i)it\s+(?:cannot|can't|can not|will not|won't|is not|isn't)\s+be\s+`)
+
 // verbFrame is what may stand before a sentence's action word: adverbs
 // ("Permanently delete…"), "This tool deletes…", "Use this to delete…",
 // "Lets you delete…", "Used to delete…".
@@ -625,7 +637,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 		v.cues[cueRepeatWarn] += warn[cueRepeatWarn]
 		return nil
 	}
-	denies := denial.MatchString(trimmed)
+	denies := denial.MatchString(trimmed) && !objectState(trimmed)
 	action := -1
 	if !denies {
 		// A title names the tool's action when it opens with one
