@@ -1136,6 +1136,23 @@ func TestObjectStateIsNoDenial(t *testing.T) {
 	}
 }
 
+// "Cancel a ticket without refunding it" denies a refund, and "if the
+// buyer wants their money back, use refund_ticket" is about refunds.
+func TestWithoutDeniesAndPurposeIdioms(t *testing.T) {
+	tools := []rtool{
+		{name: "cancel_ticket", kind: "custom", text: "Cancel a ticket without refunding it; if the buyer wants their money back, use refund_ticket instead."},
+		{name: "refund_ticket", kind: "custom", text: "Refund a ticket."},
+	}
+	careful := Builtin().Get("careful")
+	if a := actionOf(t, "The holder asked for their money back: refund their ticket {{target.id}}", tools, careful, "cancel_ticket"); a >= 0 {
+		t.Errorf("cancel_ticket's action %.2f for a refund: 'without refunding it' denies it", a)
+	}
+	_, m, _ := readerScores(t, "Refund the ticket", tools, "", careful)
+	if reds := m.views[0][seeEverything].redirects; len(reds) != 1 || !slices.Contains(reds[0].purpose, stem("refund")) {
+		t.Errorf("redirects %+v: the purpose 'wants their money back' is a refund", reds)
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()

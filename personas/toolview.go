@@ -592,7 +592,9 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	}
 	if len(reds) > 0 {
 		var purpose []string
-		for _, w := range purposeWords(raw, tn.names[reds[0].other], seq, tn) {
+		// "If the buyer wants their money back, use refund_ticket": the
+		// purpose read as a goal is, its idioms included.
+		for _, w := range rewriteIdioms(purposeWords(raw, tn.names[reds[0].other], seq, tn), nil) {
 			if !redirectWords[w] {
 				purpose = append(purpose, w)
 			}
@@ -655,7 +657,10 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 		}
 		// "instead of a refund" denies a refund wherever it stands.
 		insteadOf := (i >= 1 && seq[i-1] == "instead") || (i >= 2 && seq[i-2] == "instead")
-		if insteadOf || denies && i > negAt && i-negAt <= 4 && !redirectWords[word] {
+		// "Cancel a ticket without refunding it": without denies what
+		// follows it.
+		without := i >= 1 && seq[i-1] == stem("without") && r.isAction(word)
+		if insteadOf || without || denies && i > negAt && i-negAt <= 4 && !redirectWords[word] {
 			v.negated = append(v.negated, word)
 			denied = append(denied, word)
 			continue
