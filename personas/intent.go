@@ -158,6 +158,8 @@ var idioms = []struct {
 	{stems("give back"), stem("return"), nil},
 	{stems("get back"), stem("restore"), []string{stem("return")}}, // "deleted by mistake: can you get it back?"
 	{stems("open back up"), stem("reopen"), nil},
+	// "Go back to the deploy before it": a rollback.
+	{stems("go back"), key("roll back"), []string{stem("revert"), stem("restore")}},
 	{stems("open back"), stem("reopen"), nil},
 }
 
@@ -280,6 +282,13 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// "Give it read access": giving access grants it (what access
 		// stays a word of the goal's).
 		raw = giveAccess.ReplaceAllString(raw, "grant $1$2")
+		// "Stop anyone from paying with it": to block it; "make them its
+		// driver": to set its driver; "keep their delivery back": to
+		// hold it; "send everyone who visits … there": to redirect.
+		raw = stopFrom.ReplaceAllString(raw, "block $1")
+		raw = makeRole.ReplaceAllString(raw, "set $2 to $1")
+		raw = keepBack.ReplaceAllString(raw, "hold $1")
+		raw = sendVisitors.ReplaceAllString(raw, "redirect $1")
 		// "Let the rotation know": a causative frame around its object.
 		raw = letKnow.ReplaceAllString(raw, "notify $1")
 		// "Put it there", "put the file into the archive": to put a
@@ -778,6 +787,13 @@ func startsWithContent(clause string) bool {
 var subordinateLead = regexp.MustCompile(`^(?i)\s*(?:before|after|when|whenever|while|until|till|unless|if|since|because|although|though|as\s+soon\s+as|now\s+that|in\s+case|once\s+(?:the|it|they|we|you|this|that|all|a|an|our|your|their|its)\b)[^,;:]{1,100},\s*`)
 
 var conditionalLead = regexp.MustCompile(`^(?i)\s*(?:if|unless|in\s+case|whenever|should)\b`)
+
+var (
+	stopFrom     = regexp.MustCompile(`(?i)\b(?:stop|prevent|keep)\s+((?:anyone|everyone|anybody|people|others|users)\s+)from\b`)
+	makeRole     = regexp.MustCompile(`(?i)\bmake\s+(them|him|her|\x{E000})\s+(?:its|the|their)\s+(driver|owner|admin|manager|lead|assignee|maintainer|contact)\b`)
+	keepBack     = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|his|her|its|this|that)\s+[\pL-]+)\s+)back\b`)
+	sendVisitors = regexp.MustCompile(`(?i)\bsend\s+((?:everyone|everybody|visitors|traffic|users|people|all\s+traffic)\b)`)
+)
 
 // letKnow is "let … know", which notifies: "let the rotation know".
 var letKnow = regexp.MustCompile(`(?i)\blet\s+((?:[\pL'’-]+\s+){0,3}?)know\b`)

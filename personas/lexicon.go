@@ -131,6 +131,12 @@ var builtinLexicon = slices.Concat(
 		group(0.9, "buy", "purchase"),
 		pair(0.6, "create", "buy", "purchase"),
 		pair(0.7, "hold", "wait"),
+		pair(0.8, "hold", "park", "keep back", "hold back"),
+		// A vehicle taken off the road is grounded.
+		group(0.8, "ground", "take out of service"),
+		pair(0.8, "disable", "ground"),
+		pair(0.8, "suspend", "ground"),
+		group(0.9, "dispute", "challenge", "contest"),
 		pair(0.8, "stop", "kill"),
 		group(0.8, "snooze", "postpone", "remind later"),
 		pair(0.7, "unsubscribe", "stop sending", "take off"),
@@ -140,7 +146,8 @@ var builtinLexicon = slices.Concat(
 		pair(0.6, "unsubscribe", "remove"),
 		// "Make sure it can no longer be used" asks to block it: what
 		// disabling, deactivating or locking a thing does.
-		pair(0.8, "block", "disable", "deactivate", "lock", "suspend"),
+		pair(0.8, "block", "disable", "deactivate", "lock", "suspend", "freeze"),
+		group(0.9, "pay", "pay out", "disburse"),
 		group(1.0, "suspend", "pause"),
 		// Phrasal verbs whose particle is a stop word, as every speaker
 		// reads them: to hang on to a thing is to keep it.

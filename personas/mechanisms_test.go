@@ -1153,6 +1153,38 @@ func TestWithoutDeniesAndPurposeIdioms(t *testing.T) {
 	}
 }
 
+// From batches 15 and 16: "stop anyone from paying with it" blocks, "make
+// them its driver" sets the driver, "keep their delivery back" holds, "go
+// back to the deploy before it" rolls back, "send everyone who visits it
+// there" redirects, and issue_payment pays.
+func TestBlocksRolesHoldsAndRollbacks(t *testing.T) {
+	careful := Builtin().Get("careful")
+	items := []rtool{
+		{name: "freeze_item", kind: "custom", text: "Freeze an item."},
+		{name: "update_item", kind: "update", text: "Update an item."},
+		{name: "hold_item", kind: "custom", text: "Hold an item."},
+		{name: "rollback_item", kind: "custom", text: "Roll an item back."},
+		{name: "redirect_item", kind: "custom", text: "Redirect an item."},
+	}
+	for intent, want := range map[string]string{
+		"The card on item {{target.id}} was lost: stop anyone from paying with it for now":   "block",
+		"{{target.name}} is taking over item {{target.id}} from today: make them its driver": "set",
+		"Keep their item back at the depot for now and do not drop it":                       "hold",
+		"This morning's change to item {{target.id}} broke it: go back to the one before it": "roll back",
+		"Send everyone who visits item {{target.id}} there instead":                          "redirect",
+	} {
+		if got := actionVerbs(t, intent, items, careful); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: actions %v, want %s first", intent, got, want)
+		}
+	}
+	if a := actionOf(t, "Pay out the claim {{target.id}}", []rtool{
+		{name: "issue_payment", kind: "custom", text: "Issue a payment."},
+		{name: "deny_claim", kind: "custom", text: "Deny a claim."},
+	}, careful, "issue_payment"); a <= 0 {
+		t.Errorf("issue_payment's action %.2f for 'pay out': a payment pays", a)
+	}
+}
+
 // actionOf is how well tool's action matches the goal's verb for persona p.
 func actionOf(t *testing.T, intent string, tools []rtool, p *Persona, tool string) float64 {
 	t.Helper()

@@ -971,6 +971,10 @@ func supportedNoun(name []string, r *relater) string {
 	if v, ok := strings.CutSuffix(w, "ns"); ok && r.isAction(v+"nd") {
 		return v + "nd"
 	}
+	// "issue_payment" pays: a -ment noun's verb.
+	if v, ok := strings.CutSuffix(w, "ment"); ok && len(v) >= 3 && r.isAction(v) {
+		return v
+	}
 	if r.isAction(w) {
 		return w
 	}
