@@ -867,7 +867,7 @@ func TestLeadsContractionsAndSupportVerbs(t *testing.T) {
 		{name: "bill_item", kind: "custom", text: "Bill an item."},
 		{name: "unsubscribe_item", kind: "custom", text: "Unsubscribe an item."},
 	}
-	for intent, want := range map[string]string{
+	wantFirstActions(t, items, careful, map[string]string{
 		"Before sending the item to the whole list, send a test copy to me":                        "send",
 		"Rotate the item {{target.name}} once; if the call times out, check before trying again":   "rotat",
 		"Take the item {{target.id}} offline for now; we'll fix the typo and put it back later":    "take offlin",
@@ -875,11 +875,7 @@ func TestLeadsContractionsAndSupportVerbs(t *testing.T) {
 		"The flight was cancelled: give the traveller their money back":                            "refund",
 		"Let their item run until they are back, then send it":                                     "send",
 		"{{target.name}} asked to stop getting our emails; unsubscribe them but keep their record": "unsubscrib",
-	} {
-		if got := actionVerbs(t, intent, items, careful); len(got) == 0 || got[0] != want {
-			t.Errorf("%q: actions %v, want %s first", intent, got, want)
-		}
-	}
+	})
 }
 
 // A request's means ("by changing"), its purpose ("so it stops"), a
@@ -898,17 +894,13 @@ func TestMeansPurposeAndStatementClauses(t *testing.T) {
 		{name: "put_item_back", kind: "custom", text: "Put an item back."},
 		{name: "check_out_item", kind: "custom", text: "Check out an item."},
 	}
-	for intent, want := range map[string][]string{
+	wantActions(t, items, careful, map[string][]string{
 		"The item {{target.name}} is noisy: make it less noisy by changing its threshold":                  {"chang"},
 		"Let the rotation know someone is on it so it stops paging the next person":                        {"notifi"},
 		"The item belongs under {{target.id}} from now on; put it there":                                   {"move"},
 		"Checkout payments are failing for every customer: open an item for it":                            {"open"},
 		"Take it down so nobody can read it for now, but don't lose it, HR will fix it and put it back up": {"take down"},
-	} {
-		if got := actionVerbs(t, intent, items, careful); !slices.Equal(got, want) {
-			t.Errorf("%q: actions %v, want %v", intent, got, want)
-		}
-	}
+	})
 }
 
 // A word the goal denies ("it is not fixed yet") draws no reader to a
@@ -977,15 +969,11 @@ func TestGivenBackGrantedAndBlocked(t *testing.T) {
 		{name: "disable_item", kind: "custom", text: "Disable an item."},
 		{name: "version_item", kind: "custom", text: "Version an item."},
 	}
-	for intent, want := range map[string]string{
+	wantFirstActions(t, items, careful, map[string]string{
 		"The trip was cancelled: give them back what they paid, to their card":                               "refund",
 		"The role has to read item {{target.id}}: give it read access":                                       "grant",
 		"Version {{target.id}} of one of our keys was pasted into a log: make sure it can no longer be used": "block",
-	} {
-		if got := actionVerbs(t, intent, items, careful); len(got) == 0 || got[0] != want {
-			t.Errorf("%q: actions %v, want %s first", intent, got, want)
-		}
-	}
+	})
 	if a := actionOf(t, "Delete the item, with the usual recovery window", []rtool{
 		{name: "delete_item", kind: "delete", text: "Delete an item now."},
 		{name: "schedule_item_deletion", kind: "custom", text: "Schedule an item's deletion after a recovery window."},
@@ -1026,17 +1014,13 @@ func TestHoldsSnapshotsAndRecordsKept(t *testing.T) {
 		{name: "void_item", kind: "custom", text: "Void an item."},
 		{name: "resize_item", kind: "update", text: "Resize an item."},
 	}
-	for intent, want := range map[string][]string{
+	wantActions(t, items, careful, map[string][]string{
 		"The customer on item {{target.id}} asked us to wait: don't send it out yet, they will tell us when": {"hold"},
 		"Take one manual snapshot of item {{target.id}} before tonight's migration, exactly once":            {"snapshot"},
 		"Item {{target.id}} was issued in error: void it, but keep a record of it for the accountants":       {"void"},
 		"Item {{target.id}} keeps running out of memory: move it up to a {{target.name}}":                    {"increas"},
 		"Let their item run until the end of the period, and send it then":                                   {"send"},
-	} {
-		if got := actionVerbs(t, intent, items, careful); !slices.Equal(got, want) {
-			t.Errorf("%q: actions %v, want %v", intent, got, want)
-		}
-	}
+	})
 }
 
 // What a goal says must not happen ("must not go in the public thread")
@@ -1072,17 +1056,13 @@ func TestSecondProbeReadings(t *testing.T) {
 		{name: "reopen_item", kind: "custom", text: "Reopen an item."},
 		{name: "hold_item", kind: "custom", text: "Hold an item."},
 	}
-	for intent, want := range map[string][]string{
+	wantActions(t, items, careful, map[string][]string{
 		"I accidentally deleted the item this morning, can you get it back?":              {"restor"},
 		"The phone number on {{target.name}}'s item is wrong; it should be {{target.id}}": {"updat"},
 		"The item is too small for the holiday traffic; give it more CPU":                 {"increas"},
 		"The fix for item {{target.id}} didn't work after all; open it back up":           {"reopen"},
 		"Don't remind me about this item until Monday":                                    {"hold"},
-	} {
-		if got := actionVerbs(t, intent, items, careful); !slices.Equal(got, want) {
-			t.Errorf("%q: actions %v, want %v", intent, got, want)
-		}
-	}
+	})
 	if in := parseIntent("Set up a meeting with Ann next Tuesday", func(string) bool { return true }, newRelater(nil))[0]; len(in.senses) > 0 {
 		t.Errorf("'set up a meeting' has senses %v: its particle raises nothing", in.senses)
 	}
@@ -1100,14 +1080,10 @@ func TestTransfersPurposesAndNominalizations(t *testing.T) {
 		{name: "reject_item", kind: "custom", text: "Reject an item."},
 		{name: "submit_item", kind: "custom", text: "Submit an item."},
 	}
-	for intent, want := range map[string][]string{
+	wantActions(t, items, careful, map[string][]string{
 		"The buyer can't make it and is giving the item to a friend: put it in {{target.name}}'s name instead": {"transfer"},
 		"Send item {{target.id}} back to {{target.name}} so they can attach them and submit it again":          {"send back"},
-	} {
-		if got := actionVerbs(t, intent, items, careful); !slices.Equal(got, want) {
-			t.Errorf("%q: actions %v, want %v", intent, got, want)
-		}
-	}
+	})
 	if a := actionOf(t, "Extend the deadline for them by three days", []rtool{
 		{name: "grant_extension", kind: "custom", text: "Grant an extension."},
 		{name: "reset_submission", kind: "custom", text: "Reset a submission."},
@@ -1166,17 +1142,13 @@ func TestBlocksRolesHoldsAndRollbacks(t *testing.T) {
 		{name: "rollback_item", kind: "custom", text: "Roll an item back."},
 		{name: "redirect_item", kind: "custom", text: "Redirect an item."},
 	}
-	for intent, want := range map[string]string{
+	wantFirstActions(t, items, careful, map[string]string{
 		"The card on item {{target.id}} was lost: stop anyone from paying with it for now":   "block",
 		"{{target.name}} is taking over item {{target.id}} from today: make them its driver": "set",
 		"Keep their item back at the depot for now and do not drop it":                       "hold",
 		"This morning's change to item {{target.id}} broke it: go back to the one before it": "roll back",
 		"Send everyone who visits item {{target.id}} there instead":                          "redirect",
-	} {
-		if got := actionVerbs(t, intent, items, careful); len(got) == 0 || got[0] != want {
-			t.Errorf("%q: actions %v, want %s first", intent, got, want)
-		}
-	}
+	})
 	if a := actionOf(t, "Pay out the claim {{target.id}}", []rtool{
 		{name: "issue_payment", kind: "custom", text: "Issue a payment."},
 		{name: "deny_claim", kind: "custom", text: "Deny a claim."},
@@ -1201,4 +1173,24 @@ func actionVerbs(t *testing.T, intent string, tools []rtool, p *Persona) []strin
 		out = append(out, a.Verb)
 	}
 	return out
+}
+
+// wantActions asserts the actions persona p reads in each intent, in order.
+func wantActions(t *testing.T, tools []rtool, p *Persona, cases map[string][]string) {
+	t.Helper()
+	for intent, want := range cases {
+		if got := actionVerbs(t, intent, tools, p); !slices.Equal(got, want) {
+			t.Errorf("%q: actions %v, want %v", intent, got, want)
+		}
+	}
+}
+
+// wantFirstActions asserts the first action persona p reads in each intent.
+func wantFirstActions(t *testing.T, tools []rtool, p *Persona, cases map[string]string) {
+	t.Helper()
+	for intent, want := range cases {
+		if got := actionVerbs(t, intent, tools, p); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: actions %v, want %s first", intent, got, want)
+		}
+	}
 }
