@@ -122,6 +122,11 @@ func TestHeldout(t *testing.T) {
 		// Under -short or -race only the machinery is exercised: 200
 		// agents give intervals too wide for the floor to mean anything.
 		agents = 200
+		if raceEnabled() {
+			// -race runs ten times slower, and the suite has 745
+			// expectations: 50 agents keep it inside the test timeout.
+			agents = 50
+		}
 	}
 	cache := &worldSet{worlds: map[string]*engine.World{}, descs: map[string]map[string]map[string]string{}, bases: map[string]*engine.Base{}}
 	var results []*heldoutResult
