@@ -140,13 +140,16 @@ var lightVerbs = stemSet("give", "take", "make", "do", "go", "let", "want", "nee
 	"request", "wish", "would", "ahead", "kindly")
 
 // idioms a reader understands as one action, matched on stems.
-var idioms = []struct {
+// idiom is words a reader understands as one action.
+type idiom struct {
 	words []string
 	as    string
 	// also: what the idiom asks for in other contexts, as a sense of the
 	// action ("take it back" returns an order, or withdraws a request).
 	also []string
-}{
+}
+
+var idioms = []idiom{
 	{stems("take back"), stem("return"), []string{key("withdraw")}},
 	{stems("send back"), stem("return"), nil},
 	{stems("bring back"), stem("return"), []string{key("restore")}}, // a deleted thing is brought back
@@ -863,13 +866,7 @@ func nounsAfterDeterminers(clause string) map[string]bool {
 // isIdiomAction reports whether w is what an idiom means ("money back":
 // refund).
 func isIdiomAction(w string) bool {
-	return slices.ContainsFunc(idioms, func(id struct {
-		words []string
-		as    string
-		also  []string
-	}) bool {
-		return id.as == w
-	})
+	return slices.ContainsFunc(idioms, func(id idiom) bool { return id.as == w })
 }
 
 // rewriteIdioms replaces idioms by the action they mean, adding the other
