@@ -16,7 +16,7 @@ import (
 // reader at that level sees: nothing but the name, the first sentence, or
 // everything with parameter docs and annotations). An episode only looks
 // the advice up and draws, from the agent's own advice dice, whether the
-// agent heeds it: with probability attention × caution, the persona's own
+// agent heeds it: in proportion to attention × caution (see heeds), the persona's own
 // retry policy staying the prior. Error messages are read when they come,
 // and can send the next choice to the tool they name or describe.
 
@@ -840,8 +840,8 @@ func (a *agent) adviceFor(ti int) *advice { return a.m.advice.at(ti, a.c.level) 
 // moment, one short text to decide on rather than a list to scan: it reads
 // the rest of ti's text with probability attention (drawn once per episode
 // and tool), so advice placed past the first sentence still reaches some
-// skimmers, fewer than advice placed first (heeding it is then drawn as
-// for any advice, attention × caution: attention² × caution in all). A
+// skimmers, fewer than advice placed first (heeding it is then drawn by
+// caution alone: see heeds). A
 // reader of names only reads no description, after a failure either.
 func (a *agent) adviceAfterFailure(ti int) *advice {
 	seen := a.adviceFor(ti)
@@ -856,14 +856,29 @@ func (a *agent) adviceAfterFailure(ti int) *advice {
 }
 
 // heeds draws, once per episode and piece of advice, whether the agent
-// follows advice it saw: with probability attention × caution — or, for an
-// instruction on how to call (pass this key, pass the version, use that
-// tool first, read back before retrying), attention × max(caution,
+// follows advice it saw, by how readily it follows that kind (heedWeight:
+// caution — or, for an instruction on how to call (pass this key, pass the
+// version, use that tool first, read back before retrying), max(caution,
 // literalness): a literal reader does what the text says to the letter,
-// cautious or not. A warning to be careful ("a retry may charge twice")
-// weighs by caution alone.
+// cautious or not; a warning to be careful ("a retry may charge twice")
+// weighs by caution alone).
+//
+// Advice about how to make the call (a key, a version) is met while the
+// agent scans the tools, so its attention counts too: attention × weight.
+// Advice about what to do after a failure is met when the call has failed
+// and the agent has that one tool's text in front of it — a failure
+// focuses attention on it — so the weight alone decides; attention has
+// already decided how much of the text it has (adviceAfterFailure: a
+// skimmer reads on past the first sentence with probability attention).
+// Drawing attention twice had advice placed past the first sentence reach
+// a skimmer at attention² × caution, a fifth of them, fewer than a reader
+// who went back to the text would heed.
 func (a *agent) heeds(ti int, k adviceKind, ad *advice) bool {
-	return a.decided(ti, k, a.tr.Attention*a.heedWeight(k, ad))
+	p := a.heedWeight(k, ad)
+	if k == adviceKey || k == adviceVersion {
+		p *= a.tr.Attention
+	}
+	return a.decided(ti, k, p)
 }
 
 // decided draws, once per episode, tool and kind, a decision that holds
