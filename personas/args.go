@@ -166,10 +166,7 @@ func (a *agent) actArgs(ti int, t *engine.Tool, target *resolved) map[string]any
 				}
 			}
 		case f.known != "":
-			// A known value that is none of an enum's values is not that
-			// parameter's ("instance db-0034" is no instance_class): the
-			// schema lists what it takes.
-			if v, ok := a.at.Knows[f.known]; ok && (p.Type != engine.ParamEnum || slices.Contains(p.Values, fmt.Sprint(v))) {
+			if v, ok := a.at.Knows[f.known]; ok && knownFits(p, v) {
 				args[p.Name] = jsonArg(v)
 			}
 		case wholeRecord && p.Field != nil && target != nil && target.rec != nil:
@@ -301,4 +298,11 @@ func (a *agent) mutate(t *engine.Tool, args map[string]any) string {
 		break
 	}
 	return kind
+}
+
+// knownFits: a known value can go in the parameter its name matched. One
+// that is none of an enum's values is not that parameter's ("instance
+// db-0034" is no instance_class): the schema lists what it takes.
+func knownFits(p *engine.Param, v any) bool {
+	return p.Type != engine.ParamEnum || slices.Contains(p.Values, fmt.Sprint(v))
 }

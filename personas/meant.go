@@ -138,7 +138,7 @@ func idealArgs(t *engine.Tool, g *engine.Goal, at *engine.Attempt) map[string]an
 				}
 			}
 		case f.known != "":
-			if v, ok := at.Knows[f.known]; ok {
+			if v, ok := at.Knows[f.known]; ok && knownFits(p, v) {
 				args[p.Name] = jsonArg(v)
 			}
 		case p.Field != nil && p.Field.Type == engine.FieldRef && p.Field.Ref == tgt.RecordType():

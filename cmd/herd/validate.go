@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/herd-sh/herd/engine"
+	"github.com/herd-sh/herd/personas"
 	"github.com/herd-sh/herd/worlds"
 )
 
@@ -25,6 +26,11 @@ whether it is valid.
 A valid file prints "FILE: ok (N types, N tools, N goals)". Every problem
 of an invalid one is printed on stderr as file:line:col: message, all of
 them, in file order.
+
+A valid world can still hold a goal no agent can do: one whose values are
+outside the bounds of the tool that takes them, or whose target the goal
+names only by a field other records share. Each is printed on stderr as
+"FILE: warning: goal NAME: …"; warnings do not change the exit code.
 
 Exit codes: 0 every file is valid, 2 at least one is not (or none given).`,
 		Args: cobra.MinimumNArgs(1),
@@ -47,11 +53,36 @@ func runValidate(s *streams, files []string) error {
 		}
 		fmt.Fprintf(s.out, "%s: ok (%s, %s, %s)\n", file,
 			nounCount(len(w.Types), "type", "types"), nounCount(len(w.Tools), "tool", "tools"), nounCount(len(w.Goals), "goal", "goals"))
+		if err := printGoalProblems(s, file, w); err != nil {
+			return err
+		}
 	}
 	if bad > 0 {
 		// The problems are printed already, one per line, exactly as
 		// editors and CI annotators parse them: nothing to add.
 		return codeErr(exitUsage, nil)
+	}
+	return nil
+}
+
+// printGoalProblems warns, on stderr, of goals no agent can achieve or
+// whose target no agent can single out: the file is valid, but every rate
+// of such a goal would measure the world's mistake, not the descriptions.
+func printGoalProblems(s *streams, file string, w *engine.World) error {
+	variant := ""
+	if len(w.Variants) > 0 {
+		variant = w.Variants[0] // which tool is meant is the world's fact, whatever the texts
+	}
+	m, err := personas.NewModel(w, variant)
+	if err != nil {
+		return err
+	}
+	problems, err := m.GoalProblems()
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		fmt.Fprintf(s.err, "%s: warning: goal %s: %s\n", file, p.Goal, p.Message)
 	}
 	return nil
 }

@@ -80,3 +80,23 @@ func TestValidateNeedsAFile(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// A valid world with a goal no agent can single out the target of is
+// still valid (exit 0, "ok" on stdout), and the goal is warned of on
+// stderr as FILE: warning: goal NAME: ….
+func TestValidateWarnsOfGoalProblems(t *testing.T) {
+	f := "../../personas/testdata/heldout/worlds/wiki.yaml"
+	code, out, errOut := runHerd(t, "validate", f)
+	if code != exitOK || !strings.HasPrefix(out, f+": ok (") {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("stderr: want a warning for take_down_page and undo_edit, got\n%s", errOut)
+	}
+	for i, g := range []string{"take_down_page", "undo_edit"} {
+		if want := f + ": warning: goal " + g + ": "; !strings.HasPrefix(lines[i], want) || !strings.Contains(lines[i], "matches more than one page") {
+			t.Errorf("line %d: %q, want %q… about shared titles", i, lines[i], want)
+		}
+	}
+}
