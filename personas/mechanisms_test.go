@@ -128,6 +128,30 @@ func TestSkimmerReadsToAWordBudget(t *testing.T) {
 	}
 }
 
+// The sentence every tool of a world opens with is skipped, not free: a
+// skimmer spends part of its budget learning it is the same everywhere, so
+// after it reads one informative sentence where it would have read two.
+// It still reads that one: boilerplate must not hide what the tool does.
+func TestBoilerplateCostsTheSkimmersBudget(t *testing.T) {
+	text := "Delete a release's record. To go back to the previous version, use rollback_release."
+	plain := toolText{segs: readStructure(text)}
+	with := toolText{segs: readStructure("This endpoint is part of the Flagpole Management API v2 and requires an API access token. " + text)}
+	with.segs[0].boiler = true // as model.go marks a sentence most tools share
+	read := func(tt toolText) string {
+		var out []string
+		for _, i := range tt.skimmed(skimWords) {
+			out = append(out, tt.segs[i].text)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := read(plain); !strings.Contains(got, "rollback_release") {
+		t.Errorf("without boilerplate a skimmer reads both short sentences: %q", got)
+	}
+	if got := read(with); got != "Delete a release's record." {
+		t.Errorf("after boilerplate a skimmer reads the first informative sentence only: %q", got)
+	}
+}
+
 // Placeholders joined by punctuation are one value to a reader: the dot of
 // "{{host}}.{{zone}}" is no sentence break that would cut the goal's verb
 // from its object.

@@ -218,6 +218,13 @@ func (tt *toolText) skimmed(budget int) []int {
 			out = append(out, i)
 			continue
 		}
+		if s.boiler && read == 0 {
+			// The sentence every tool opens with is read, and learned to
+			// be the same everywhere, at the cost of the budget: a
+			// skimmer gives the one after it less room.
+			words += len(stems(s.text))
+			continue
+		}
 		if !s.informative() {
 			continue
 		}
