@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/herd-sh/herd/engine"
 )
 
 // A goal's intent is read as one or more actions: "Return the lamp I
@@ -30,6 +32,11 @@ type intent struct {
 	preserve bool         // keep, preserve, history, without, not…: loss cues matter
 	repeat   bool         // once, only…: repeat cues matter
 	later    bool         // "end it then", "at the end of the period": a tool that acts at once acts too early
+	// target is the record type the goal acts on (nil: any), and
+	// mentioned the stems the goal's text has: a tool that acts on
+	// another type the goal does not name acts on the wrong thing.
+	target    *engine.RecordType
+	mentioned map[string]bool
 }
 
 var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",
@@ -889,7 +896,7 @@ func rewriteIdioms(ws []string, senses map[string][]string) []string {
 // stoppingVerbs end or block something; said for a while, a reader takes
 // them for their reversible kind.
 var stoppingVerbs = stemSet("stop", "halt", "cease", "end", "block", "close", "shut", "shut down", "turn off", "switch off",
-	"take down", "take offline", "freeze", "hold", "suspend", "disable", "deactivate", "remove", "hide")
+	"take down", "take offline", "take off", "take out", "freeze", "hold", "suspend", "disable", "deactivate", "remove", "hide")
 
 // temporaryVerbs are the reversible ways of stopping something: a pause
 // is a stop for a while.
@@ -897,9 +904,9 @@ var temporaryVerbs = stemSet("pause", "suspend", "disable", "hold", "deactivate"
 
 // forAWhile says a stop is meant to last only a while: "for now", "for
 // two months", "temporarily", "turn it back on", "pick it up again", "come
-// back". Not "until" ("let it run until the period ends, then end it" ends
+// back", "put it back into service". Not "until" ("let it run until the period ends, then end it" ends
 // it for good) and not "later".
-var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|come\s+back|be\s+back|resume\b|over\s+the\s+(?:weekend|holidays?|break|night)|overnight|(?:need|want)\s+(?:it|them)\s+back)`)
+var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|come\s+back|be\s+back|resume\b|over\s+the\s+(?:weekend|holidays?|break|night)|overnight|(?:need|want)\s+(?:it|them)\s+back|back\s+(?:in|into|on)(?:\s+to)?\s+(?:service|use|operation|production|rotation|sale|the\s+(?:road|air|market|shelves?)))`)
 
 // saysForAWhile: a clause of the goal says the stop is for a while. A
 // clause that states how things have been ("the build has been stuck for
@@ -925,10 +932,15 @@ const temporaryWeight = 0.7
 // when the goal says the stop is for a while: "stop charging them for now
 // … so they can pick it up again" asks for a pause, though neither
 // WordNet's senses of stop nor the goal's words say pause.
+//
+// A stop for a while also asks to keep what is stopped: it must still be
+// there to start again, so the loss warnings weigh as for a goal that says
+// keep.
 func (in *intent) readForAWhile(text string) {
 	if !stoppingVerbs[in.verb] || !saysForAWhile(text) {
 		return
 	}
+	in.preserve = true
 	for _, k := range slices.Sorted(maps.Keys(temporaryVerbs)) {
 		in.addSense(k, temporaryWeight)
 	}

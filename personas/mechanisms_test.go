@@ -1218,3 +1218,82 @@ func wantFirstActions(t *testing.T, tools []rtool, p *Persona, cases map[string]
 		}
 	}
 }
+
+// fleetWorld has vans and deliveries, each with a stopping tool, and a goal
+// about a van.
+const fleetWorld = `world: fleetcase
+version: 1
+seed: 1
+variants: [v]
+types:
+  vehicle:
+    count: 5
+    fields:
+      id: {type: id, prefix: "v_"}
+      grounded: {type: bool, p: 0}
+  delivery:
+    count: 5
+    fields:
+      id: {type: id, prefix: "d_"}
+      held: {type: bool, p: 0}
+tools:
+  hold_delivery:
+    kind: custom
+    record: delivery
+    key: id
+    descriptions: {v: "Hold a delivery."}
+    params: {id: {type: str, required: true, description: "Delivery id."}}
+    effects: [{set: {held: "true"}}]
+  ground_vehicle:
+    kind: custom
+    record: vehicle
+    key: id
+    descriptions: {v: "Ground a vehicle."}
+    params: {id: {type: str, required: true, description: "Vehicle id."}}
+    effects: [{set: {grounded: "true"}}]
+goals:
+  g:
+    intent: "INTENT"
+    target: {record: vehicle}
+    knows: {id: target.id}
+    outcomes:
+      - {class: achieved, severity: ok, when: "after.grounded"}
+      - {class: not_achieved, severity: failed, when: "true"}
+`
+
+// "Take it off the road until it is fixed, it goes back into service
+// afterwards" is a stop for a while, which keeps what it stops; and a tool
+// that stops another kind of record than the goal's, one the goal does not
+// name, does it to the wrong thing: holding a delivery grounds no van.
+func TestStopForAWhileOfTheGoalsOwnRecord(t *testing.T) {
+	intent := "Vehicle {{knows.id}} has a brake fault: take it off the road until the workshop has fixed it, it goes back into service afterwards"
+	w, err := engine.Parse("fleetcase.yaml", []byte(strings.Replace(fleetWorld, "INTENT", intent, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewModel(w, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	careful := Builtin().Get("careful")
+	c := m.ExplainChoice(careful, w.Goal("g"))
+	if len(c.Actions) == 0 || !slices.Contains(c.Actions[0].Constraints, "keep data") {
+		t.Errorf("a stop until it is fixed keeps the van: actions %+v", c.Actions)
+	}
+	parts := m.Explain(careful, w.Goal("g"))
+	hold, ground := partOf(parts, "hold_delivery"), partOf(parts, "ground_vehicle")
+	if hold.Action >= ground.Action {
+		t.Errorf("hold_delivery's action %.2f ≥ ground_vehicle's %.2f: it holds a delivery, not the van", hold.Action, ground.Action)
+	}
+	// Naming the other record makes it the goal's too.
+	named := strings.Replace(fleetWorld, "INTENT", "Hold the delivery on vehicle {{knows.id}} until the recipient is home", 1)
+	if w, err = engine.Parse("fleetcase.yaml", []byte(named)); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = NewModel(w, "v"); err != nil {
+		t.Fatal(err)
+	}
+	if a := partOf(m.Explain(careful, w.Goal("g")), "hold_delivery").Action; a < 0.9 {
+		t.Errorf("a goal that names the delivery: hold_delivery's action %.2f, want ≈ 1", a)
+	}
+}

@@ -355,7 +355,12 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	gv.actions = parseIntentWith(removePlaceholders(subjectPlaceholders(g.Intent)), m.isAction, strong, m.rel)
 	known := knownValueWords(g.Intent)
 	isField := func(name string) bool { return g.Target != nil && g.Target.Field(name) != nil }
+	mentioned := map[string]bool{}
+	for _, w := range stems(removePlaceholders(g.Intent)) {
+		mentioned[w] = true
+	}
 	for i := range gv.actions {
+		gv.actions[i].target, gv.actions[i].mentioned = g.Target, mentioned
 		gv.actions[i].addContext(known)
 		gv.actions[i].readForAWhile(g.Intent)
 		gv.actions[i].preserve = gv.actions[i].preserve || getBack.MatchString(g.Intent)

@@ -51,7 +51,24 @@ const (
 	// nowForLater scales the action match of a tool that says it acts at
 	// once, for a goal that asks for the action later.
 	nowForLater = 0.5
+	// otherObjectWeight scales the action match of a tool that acts on
+	// another record type than the goal's, one the goal does not name.
+	otherObjectWeight = 0.5
 )
+
+// otherObject: tool t acts on an existing record of another type than the
+// goal's target, and the goal's text names that type nowhere.
+func (m *Model) otherObject(in *intent, t *engine.Tool) bool {
+	if in.target == nil || t.Record == nil || t.Record == in.target || t.Key == "" {
+		return false
+	}
+	for _, w := range stems(strings.ReplaceAll(t.Record.Name, "_", " ")) {
+		if !in.mentioned[w] {
+			return true
+		}
+	}
+	return false
+}
 
 // saturate counts repeated cues with diminishing weight: 1, 1.5, 1.75…
 func saturate(n float64) float64 { return 2 * (1 - math.Pow(0.5, n)) }
@@ -130,6 +147,12 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		// same action — not only a risk the cautious weigh (the cue below).
 		if in.later && a > 0 && rd.views[ti][lv].now > 0 {
 			a *= nowForLater
+		}
+		// "Take the van off the road" is no hold of a delivery: a tool
+		// that acts on another kind of record than the goal's, one the
+		// goal does not name, does the action to the wrong thing.
+		if a > 0 && m.otherObject(in, m.world.Tools[ti]) {
+			a *= otherObjectWeight
 		}
 		acts[i] = a
 	}
