@@ -167,16 +167,21 @@ func actionExplanation(verb string, tm *toolMatch, lit float64) *WordExplanation
 		return &WordExplanation{Word: verb, Matched: tm.opposed, Relation: "opposite", Where: "opposite", Weight: 1, Counts: -1}
 	}
 	inc := incidentalWeight * tm.incidental.value(lit)
+	var e WordExplanation
 	switch {
 	case place > 0 && place >= inc:
-		e := wordExplanation(verb, tm.verbPlace.best(lit), lit, "verb place")
-		return &e
+		e = wordExplanation(verb, tm.verbPlace.best(lit), lit, "verb place")
 	case inc > 0:
-		e := wordExplanation(verb, tm.incidental.best(lit), lit, "elsewhere")
+		e = wordExplanation(verb, tm.incidental.best(lit), lit, "elsewhere")
 		e.Counts = round4(inc)
-		return &e
+	default:
+		return nil
 	}
-	return nil
+	if tm.contrary != "" {
+		e.Where += ", but " + tm.contrary + " against the goal's " + tm.contraryOf
+		e.Counts = 0
+	}
+	return &e
 }
 
 func wordExplanation(word string, w wordMatch, lit float64, where string) WordExplanation {

@@ -37,6 +37,9 @@ type intent struct {
 	// another type the goal does not name acts on the wrong thing.
 	target    *engine.RecordType
 	mentioned map[string]bool
+	// manner are the stems of the goal's -ly adverbs ("privately",
+	// "permanently"): how it wants the action done.
+	manner []string
 }
 
 var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",
@@ -612,6 +615,21 @@ func newIntent(words []string, verb string) intent {
 		in.total += wt
 	}
 	return in
+}
+
+// mannerAdverbs are the stems of a text's -ly adverbs, in order, once
+// each: how a goal wants its action done.
+func mannerAdverbs(text string) []string {
+	var out []string
+	for _, w := range splitWords(text) {
+		lw := lower(w)
+		if len(lw) > 4 && strings.HasSuffix(lw, "ly") && !stopWords[lw] {
+			if k := stem(lw); k != "" && !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
 }
 
 // negatedWord is the word a negation denies: "it is not fixed yet", "do

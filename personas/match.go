@@ -14,12 +14,37 @@ type toolMatch struct {
 	incidental matches // the verb anywhere else it was read
 	negated    matches // the verb in what the tool denies
 	opposed    string  // the tool's action word opposing the verb, "" when none
-	also       matches // the verb as an action the tool does along with its own
-	ctx        []matches
-	relevance  [][]matches // per redirect: per purpose word, its best match among the intent's words
+	// contrary is the tool's word that says the opposite of how the goal
+	// wants it done ("Reply publicly" for "reply privately"), with the
+	// goal's word; "" when none.
+	contrary, contraryOf string
+	also                 matches // the verb as an action the tool does along with its own
+	ctx                  []matches
+	relevance            [][]matches // per redirect: per purpose word, its best match among the intent's words
 	// purposeAct is, per redirect with a purpose verb, how well that verb
 	// matches the goal's action (its verb or one of its senses).
 	purposeAct []matches
+}
+
+// minContrary is the least sense-frequency weight of an antonym that makes
+// a tool's manner the goal's opposite: weaker ones are rare senses.
+const minContrary = 0.5
+
+// contrary finds a tool word that is the opposite of one of the goal's
+// manner adverbs ("privately" and the tool's "publicly"), where the tool
+// does not also say the goal's own word.
+func (mt *matcher) contrary(manner, words []string) (string, string) {
+	for _, w := range manner {
+		if slices.Contains(words, w) {
+			continue
+		}
+		for _, b := range words {
+			if b != w && mt.r.general.contrary(w, b) >= minContrary {
+				return b, w
+			}
+		}
+	}
+	return "", ""
 }
 
 // denominalWeight is how surely a goal whose verb is the thing a tool makes
@@ -178,6 +203,7 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 			tm.incidental = mt.find(in.verb, true, v.words) // a particle's sense counts only where a tool names its action
 			tm.negated = mt.findVerb(&in, v.negated)        // "not for changing a plan" denies a downgrade read as a change
 			tm.opposed = mt.opposition(in.verb, v.verbs)
+			tm.contrary, tm.contraryOf = mt.contrary(in.manner, v.words)
 			tm.also = mt.find(in.verb, true, v.also)
 			tm.ctx = make([]matches, len(in.words))
 			for i, iw := range in.words {

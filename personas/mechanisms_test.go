@@ -1297,3 +1297,21 @@ func TestStopForAWhileOfTheGoalsOwnRecord(t *testing.T) {
 		t.Errorf("a goal that names the delivery: hold_delivery's action %.2f, want ≈ 1", a)
 	}
 }
+
+// A goal's adverb says how it wants the action done; a tool whose text
+// says the opposite way ("Reply publicly" for "reply privately") does the
+// verb the way the goal rules out, and its action match falls.
+func TestContraryMannerLowersTheAction(t *testing.T) {
+	tools := []rtool{
+		{name: "reply_to_comment", kind: "custom", text: "Reply publicly under a comment: everyone who reads the post sees the reply."},
+		{name: "send_direct_message", kind: "custom", text: "Send the author of a comment a private direct message."},
+	}
+	careful := Builtin().Get("careful")
+	if a := actionOf(t, "Reply to the author of the comment on {{target.name}} privately", tools, careful, "reply_to_comment"); a > 0.5 {
+		t.Errorf("'Reply publicly' for a private reply: action %.2f, want it well below 1", a)
+	}
+	if a := actionOf(t, "Reply to the author of the comment on {{target.name}} publicly", tools, careful, "reply_to_comment"); a < 0.9 {
+		t.Errorf("'Reply publicly' for a public reply: action %.2f, want ≈ 1", a)
+	}
+	prefers(t, "a private reply is a direct message", "Reply to the author of the comment on {{target.name}} privately", tools, "", "careful", "send_direct_message", "reply_to_comment")
+}

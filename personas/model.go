@@ -361,6 +361,7 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	}
 	for i := range gv.actions {
 		gv.actions[i].target, gv.actions[i].mentioned = g.Target, mentioned
+		gv.actions[i].manner = mannerAdverbs(removePlaceholders(g.Intent))
 		gv.actions[i].addContext(known)
 		gv.actions[i].readForAWhile(g.Intent)
 		gv.actions[i].preserve = gv.actions[i].preserve || getBack.MatchString(g.Intent)

@@ -319,6 +319,7 @@ type generalEnglish interface {
 	stem(word string) string
 	relations(a string, asVerb bool) []generalRelation
 	antonym(a, b string) bool
+	contrary(a, b string) float64
 	verbShare(stem string) float64
 	phrases() []generalPhrase
 }
@@ -369,6 +370,19 @@ func (wordnetEnglish) antonym(a, b string) bool {
 	return false
 }
 
+// contrary is how surely b says the opposite manner of a, as an adverb or
+// adjective ("privately" and "publicly"): WordNet's adjective and adverb
+// antonyms, by sense frequency; 0 when they are none.
+func (wordnetEnglish) contrary(a, b string) float64 {
+	best := 0.0
+	for _, r := range wordnet.Relations(a) {
+		if r.To == b && r.Kind == wordnet.Antonym && r.POS&(wordnet.Adj|wordnet.Adv) != 0 {
+			best = math.Max(best, r.Weight)
+		}
+	}
+	return best
+}
+
 func (wordnetEnglish) verbShare(k string) float64 {
 	if wordnet.POSOf(k) == 0 {
 		return math.NaN()
@@ -402,6 +416,7 @@ type lightEnglish struct{}
 func (lightEnglish) stem(w string) string                     { return lightStem(w) }
 func (lightEnglish) relations(string, bool) []generalRelation { return nil }
 func (lightEnglish) antonym(string, string) bool              { return false }
+func (lightEnglish) contrary(string, string) float64          { return 0 }
 func (lightEnglish) verbShare(string) float64                 { return math.NaN() }
 func (lightEnglish) phrases() []generalPhrase                 { return nil }
 

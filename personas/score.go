@@ -296,6 +296,12 @@ func actionMatch(tm *toolMatch, lit float64) float64 {
 	if tm.opposed != "" {
 		return -1
 	}
+	if tm.contrary != "" {
+		// "Reply publicly" is no private reply: the same verb, done the
+		// way the goal's adverb rules out, is not the action asked for.
+		// It is no opposite either (it would still reply): no match.
+		return 0
+	}
 	return math.Max(place, incidentalWeight*tm.incidental.value(lit))
 }
 
