@@ -637,8 +637,9 @@ func mannerAdverbs(text string) []string {
 var negatedWord = regexp.MustCompile(`(?i)(?:\b(?:not|never|no\s+longer)|n[’']t)\s+(?:(?:be|been|being|yet|ever|get|got|getting|have|has|had|want|wants|need|needs|to)\s+)*(\pL+)`)
 
 // forbidden is what a goal says must not happen, to the clause's end:
-// "their order details must not go in the public thread".
-var forbidden = regexp.MustCompile(`(?i)\b(?:must|should|may|can)\s+(?:not|never)\s+([^.;:!?,]+)`)
+// "their order details must not go in the public thread", "nobody is sent
+// to the shelf for that copy".
+var forbidden = regexp.MustCompile(`(?i)\b(?:(?:must|should|may|can)\s+(?:not|never)|(?:nobody|no\s+one|nothing)\s+(?:is|are|gets?|must|should|will|may)(?:\s+be)?)\s+([^.;:!?,]+)`)
 
 // negatedWords are the stems of the words the goal's negations deny: the
 // word a negation denies, and all of what it forbids.

@@ -1055,6 +1055,11 @@ func TestForbiddenWordsAndNeededBack(t *testing.T) {
 	if !neg[stem("public")] || !neg[stem("thread")] || neg[stem("privately")] {
 		t.Errorf("forbidden words %v: want public and thread, not privately", neg)
 	}
+	// "Nobody is sent to …" forbids as "must not" does.
+	neg = negatedWords("Close out the loan so the fee is charged and nobody is sent to the shelf for that copy")
+	if !neg[stem("shelf")] || !neg[stem("sent")] || neg[stem("fee")] {
+		t.Errorf("forbidden words %v: want sent and shelf, not fee", neg)
+	}
 	careful := Builtin().Get("careful")
 	_, m, g := readerScores(t, "Shut down the item over the weekend; we need it back with all its data on Monday", []rtool{
 		{name: "stop_item", kind: "custom", text: "Stop an item."},
