@@ -168,7 +168,10 @@ func actionExplanation(verb string, tm *toolMatch, lit float64) *WordExplanation
 	}
 	inc := incidentalWeight * tm.incidental.value(lit)
 	var e WordExplanation
-	switch {
+	switch sit := situationWeight * tm.situation; {
+	case sit > 0 && sit > place && sit > inc && tm.contrary == "":
+		e = WordExplanation{Word: verb, Matched: tm.situationText, Relation: "the goal's situation", Where: "use when",
+			Weight: round4(tm.situation), Counts: round4(sit)}
 	case place > 0 && place >= inc:
 		e = wordExplanation(verb, tm.verbPlace.best(lit), lit, "verb place")
 	case inc > 0:

@@ -18,12 +18,52 @@ type toolMatch struct {
 	// wants it done ("Reply publicly" for "reply privately"), with the
 	// goal's word; "" when none.
 	contrary, contraryOf string
+	// situation is how well one of the tool's "Use this when …" clauses
+	// describes the goal (0: none does), and which.
+	situation     float64
+	situationText string
 	also                 matches // the verb as an action the tool does along with its own
 	ctx                  []matches
 	relevance            [][]matches // per redirect: per purpose word, its best match among the intent's words
 	// purposeAct is, per redirect with a purpose verb, how well that verb
 	// matches the goal's action (its verb or one of its senses).
 	purposeAct []matches
+}
+
+// situationMatch is how well the best of a tool's "Use this when …"
+// clauses describes the goal: the share of the clause's words the goal
+// says (the same stem), when the goal says at least two of them and one
+// is an action ("a claimant withdraws a claim" for "… called to withdraw
+// claim c_1: take it off the open queue"). A text that says when to use
+// its tool, in the words of the situation the goal is in, tells a reader
+// whose verb names no tool which one to use.
+func (mt *matcher) situationMatch(in *intent, sits []situation) (float64, string) {
+	if len(sits) == 0 {
+		return 0, ""
+	}
+	goal := map[string]bool{in.verb: true}
+	for _, w := range in.words {
+		if w.weight > 0 {
+			goal[w.stem] = true
+		}
+	}
+	best, at := 0.0, ""
+	for _, s := range sits {
+		n, action := 0, false
+		for _, w := range s.words {
+			if goal[w] {
+				n++
+				action = action || mt.r.isActionWord(w) || mt.r.isAction(w)
+			}
+		}
+		if n < 2 || !action {
+			continue
+		}
+		if c := float64(n) / float64(len(s.words)); c >= 0.5 && c > best {
+			best, at = c, s.text
+		}
+	}
+	return best, at
 }
 
 // minContrary is the least sense-frequency weight of an antonym that makes
@@ -204,6 +244,7 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 			tm.negated = mt.findVerb(&in, v.negated)        // "not for changing a plan" denies a downgrade read as a change
 			tm.opposed = mt.opposition(in.verb, v.verbs)
 			tm.contrary, tm.contraryOf = mt.contrary(in.manner, v.words)
+			tm.situation, tm.situationText = mt.situationMatch(&in, v.situations)
 			tm.also = mt.find(in.verb, true, v.also)
 			tm.ctx = make([]matches, len(in.words))
 			for i, iw := range in.words {

@@ -1320,3 +1320,23 @@ func TestContraryMannerLowersTheAction(t *testing.T) {
 	}
 	prefers(t, "a private reply is a direct message", "Reply to the author of the comment on {{target.name}} privately", tools, "", "careful", "send_direct_message", "reply_to_comment")
 }
+
+// "Use this when a claimant withdraws a claim" says when to use the tool
+// in the words of the goal's situation: a goal whose verb names no tool
+// ("take it off the open queue") finds it there. A clause that shares one
+// word, or no action, with the goal is no such match.
+func TestUseWhenDescribesTheGoalsSituation(t *testing.T) {
+	tools := []rtool{
+		{name: "remove_item", kind: "custom", text: "Remove an item from the open queue."},
+		{name: "close_item", kind: "custom", text: "Close an item; its file is kept. Use this when a customer withdraws an item or it is settled."},
+	}
+	careful := Builtin().Get("careful")
+	intent := "The customer called to withdraw item {{target.name}}: take it off the open queue, but keep its file"
+	if a := actionOf(t, intent, tools, careful, "close_item"); a < 0.3 {
+		t.Errorf("close_item's 'Use this when a customer withdraws an item': action %.2f, want the situation's", a)
+	}
+	prefers(t, "use-when names the situation", intent, tools, "", "careful", "close_item", "remove_item")
+	if a := actionOf(t, "Take item {{target.name}} off the open queue", tools, careful, "close_item"); a > 0 {
+		t.Errorf("a goal that says nothing of a withdrawal: close_item's action %.2f, want 0", a)
+	}
+}

@@ -54,6 +54,10 @@ const (
 	// otherObjectWeight scales the action match of a tool that acts on
 	// another record type than the goal's, one the goal does not name.
 	otherObjectWeight = 0.5
+	// situationWeight scales how well a tool's "Use this when …" clause
+	// describes the goal into an action match: as surely as a domain
+	// lexicon's family member.
+	situationWeight = 0.7
 )
 
 // otherObject: tool t acts on an existing record of another type than the
@@ -302,7 +306,7 @@ func actionMatch(tm *toolMatch, lit float64) float64 {
 		// It is no opposite either (it would still reply): no match.
 		return 0
 	}
-	return math.Max(place, incidentalWeight*tm.incidental.value(lit))
+	return math.Max(math.Max(place, incidentalWeight*tm.incidental.value(lit)), situationWeight*tm.situation)
 }
 
 // contextMatch is the weighted share of the intent's context words the

@@ -34,7 +34,10 @@ type view struct {
 	readOnly  bool
 	redirects []redirect
 	disagree  string   // how name, annotations and text disagree; "" when they agree
-	seen      []string // the sentences read, for explanations
+	// situations are the "Use this when …" clauses read: when the text
+	// says to use the tool, in its own words (stems), and as written.
+	situations []situation
+	seen       []string // the sentences read, for explanations
 	textWords int      // content words read in the description (not the name, not parameter docs)
 }
 
@@ -54,6 +57,18 @@ type redirect struct {
 	// many words the two share.
 	verb string
 }
+
+// situation is one "Use this when a claimant withdraws a claim": the
+// clause's content words and the sentence as written.
+type situation struct {
+	words []string
+	text  string
+}
+
+// useWhen is a sentence that says when to use the tool, not what it does:
+// "Use this when a card is lost or stolen", "Use it if the latest deploy
+// broke the site", "Use this for someone who forgot their password".
+var useWhen = regexp.MustCompile(`^(?i)(?:use|call|choose)\s+(?:this|it)(?:\s+(?:tool|endpoint|one))?\s+(?:when|whenever|if|after|for)\s+(.+)$`)
 
 // Cue kinds: warnings and reassurances about losing data (weighed when the
 // goal says keep/preserve/without) and about repeating (weighed when it
@@ -645,6 +660,17 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 		v.cues[cuePreserveWarn] += warn[cuePreserveWarn]
 		v.cues[cueRepeatWarn] += warn[cueRepeatWarn]
 		return nil
+	}
+	if m := useWhen.FindStringSubmatch(trimmed); m != nil {
+		var sw []string
+		for _, w := range stems(m[1]) {
+			if !lightVerbs[w] && !slices.Contains(sw, w) {
+				sw = append(sw, w)
+			}
+		}
+		if len(sw) > 0 {
+			v.situations = append(v.situations, situation{words: sw, text: trimmed})
+		}
 	}
 	denies := denial.MatchString(trimmed) && !objectState(trimmed)
 	action := -1
