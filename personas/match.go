@@ -22,9 +22,9 @@ type toolMatch struct {
 	// describes the goal (0: none does), and which.
 	situation     float64
 	situationText string
-	also                 matches // the verb as an action the tool does along with its own
-	ctx                  []matches
-	relevance            [][]matches // per redirect: per purpose word, its best match among the intent's words
+	also          matches // the verb as an action the tool does along with its own
+	ctx           []matches
+	relevance     [][]matches // per redirect: per purpose word, its best match among the intent's words
 	// purposeAct is, per redirect with a purpose verb, how well that verb
 	// matches the goal's action (its verb or one of its senses).
 	purposeAct []matches

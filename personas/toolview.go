@@ -33,12 +33,12 @@ type view struct {
 	now       float64 // says it acts at once ("immediately", "ends now"), weighed when the goal says later
 	readOnly  bool
 	redirects []redirect
-	disagree  string   // how name, annotations and text disagree; "" when they agree
+	disagree  string // how name, annotations and text disagree; "" when they agree
 	// situations are the "Use this when …" clauses read: when the text
 	// says to use the tool, in its own words (stems), and as written.
 	situations []situation
 	seen       []string // the sentences read, for explanations
-	textWords int      // content words read in the description (not the name, not parameter docs)
+	textWords  int      // content words read in the description (not the name, not parameter docs)
 }
 
 // redirect is a sentence of one tool's text that sends the reader to
