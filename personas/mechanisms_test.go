@@ -1340,3 +1340,21 @@ func TestUseWhenDescribesTheGoalsSituation(t *testing.T) {
 		t.Errorf("a goal that says nothing of a withdrawal: close_item's action %.2f, want 0", a)
 	}
 }
+
+// RFC 2119's keywords are written in capitals by convention: "Clients
+// SHOULD pass idempotency_key" is a spec's sentence, not a raised voice,
+// and its SHOULD is no warning; a word in capitals still is.
+func TestSpecKeywordsAreNotShouting(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Clients SHOULD call this for a patient who has left the practice.": false,
+		"The patient MUST be active.":                                       false,
+		"Support is OPTIONAL and RECOMMENDED.":                              false,
+		"This CANNOT be undone.":                                            true,
+		"NEVER call this to hide a contact.":                                true,
+		"DELETES EVERYTHING":                                                true,
+	} {
+		if got := shouting(s); got != want {
+			t.Errorf("shouting(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -296,30 +296,32 @@ func splitLabel(line string) (segRole, string, bool) {
 // word of five letters or more in capitals ("This PERMANENTLY deletes"):
 // emphasis, which an attentive reader weighs more.
 func shouting(s string) bool {
-	upper, letters, word, wordUpper := 0, 0, 0, true
+	upper, letters := 0, 0
 	loud := false
-	end := func() {
-		if word >= 5 && wordUpper {
-			loud = true
-		}
-		word, wordUpper = 0, true
-	}
-	for _, r := range s {
-		if !unicode.IsLetter(r) {
-			end()
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if specKeywords[w] {
 			continue
 		}
-		letters++
-		word++
-		if unicode.IsUpper(r) {
-			upper++
-		} else {
-			wordUpper = false
+		wordUpper := true
+		for _, r := range w {
+			letters++
+			if unicode.IsUpper(r) {
+				upper++
+			} else {
+				wordUpper = false
+			}
+		}
+		if utf8.RuneCountInString(w) >= 5 && wordUpper {
+			loud = true
 		}
 	}
-	end()
 	return loud || letters >= 8 && float64(upper) >= 0.6*float64(letters)
 }
+
+// specKeywords are RFC 2119's requirement levels, written in capitals by
+// convention ("clients SHOULD pass idempotency_key"): a spec's keywords,
+// not a raised voice. MUST and MAY are too short to count as shouting.
+var specKeywords = map[string]bool{"SHOULD": true, "SHALL": true, "REQUIRED": true, "RECOMMENDED": true, "OPTIONAL": true}
 
 // iconTitle reports whether a description's first line, stripped of its
 // icon, reads as a title: no sentence punctuation and no warning words of

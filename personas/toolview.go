@@ -67,8 +67,9 @@ type situation struct {
 
 // useWhen is a sentence that says when to use the tool, not what it does:
 // "Use this when a card is lost or stolen", "Use it if the latest deploy
-// broke the site", "Use this for someone who forgot their password".
-var useWhen = regexp.MustCompile(`^(?i)(?:use|call|choose)\s+(?:this|it)(?:\s+(?:tool|endpoint|one))?\s+(?:when|whenever|if|after|for)\s+(.+)$`)
+// broke the site", "Use this for someone who forgot their password",
+// "Clients SHOULD call this when the patient missed the visit".
+var useWhen = regexp.MustCompile(`^(?i)(?:(?:clients|callers|agents|users|you)\s+(?:should|must|may|can)\s+)?(?:use|call|choose)\s+(?:this|it)(?:\s+(?:tool|endpoint|one))?\s+(?:when|whenever|if|after|for)\s+(.+)$`)
 
 // Cue kinds: warnings and reassurances about losing data (weighed when the
 // goal says keep/preserve/without) and about repeating (weighed when it
