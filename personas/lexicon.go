@@ -121,6 +121,8 @@ var builtinLexicon = slices.Concat(
 		pair(0.8, "unpublish", "take down", "take off", "take offline"),
 		// A registry's yank pulls a release from new installs.
 		group(0.8, "yank", "pull"),
+		// To note that something happened is to record it, or mark it.
+		group(0.7, "note", "record", "mark"),
 		// Deprecating a release marks it outdated.
 		pair(0.6, "deprecate", "mark", "flag"),
 		pair(0.6, "reject", "send back"),
