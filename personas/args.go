@@ -44,14 +44,21 @@ func fillsFor(t *engine.Tool, g *engine.Goal, full bool) []fill {
 }
 
 // knowsMatch scores how well a knows key names a parameter: the same name
-// (3), one name's words inside the other's (2: new_email → email), or, for
+// (3), one name's words inside the other's (2: new_email → email,
+// party_given → party_size), or, for
 // a parameter that is no record field, the key's words in its description
 // (1, only when the reader sees descriptions).
 func knowsMatch(k string, p *engine.Param, full bool) int {
 	if k == p.Name {
 		return 3
 	}
-	kw, pw := stems(strings.ReplaceAll(k, "_", " ")), stems(strings.ReplaceAll(p.Name, "_", " "))
+	// A key's words that say nothing of the value ("given", "new") are
+	// left out: party_given names party_size as new_email names email.
+	kw := stems(strings.ReplaceAll(k, "_", " "))
+	if said := slices.DeleteFunc(slices.Clone(kw), func(w string) bool { return placeholderNoise[w] }); len(said) > 0 {
+		kw = said // value_given keeps "value": it names the value parameter
+	}
+	pw := stems(strings.ReplaceAll(p.Name, "_", " "))
 	if len(kw) > 0 && len(pw) > 0 && (subset(pw, kw) || subset(kw, pw)) {
 		return 2
 	}

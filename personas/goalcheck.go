@@ -43,6 +43,7 @@ func (m *Model) GoalProblems() ([]GoalProblem, error) {
 		}
 		if !g.Refrain && gv.meantHow == meantByReader && !m.okThroughRefusal(g, base) {
 			out = append(out, GoalProblem{g.Name, m.unreachable(gv, base)})
+			continue // which tool is meant is unknown: so is the target it would need
 		}
 		if t := m.world.Tools[gv.meant]; t.Key == "" || t.Record != g.Target {
 			continue // the goal makes a record, or acts on another: no target to find
@@ -79,19 +80,38 @@ func (m *Model) okThroughRefusal(g *engine.Goal, base *engine.Base) bool {
 }
 
 // unreachable says why no tool's ideal call reached an ok outcome: what
-// the likeliest tool answered, when it refused the call.
+// the likeliest tool answered when it refused the call, or else the first
+// tool that refused the goal's values as arguments (a required parameter
+// no knows key fills, a value out of bounds).
 func (m *Model) unreachable(gv *goalView, base *engine.Base) string {
 	msg := fmt.Sprintf("no tool, called with what the goal gives on any of its first %d targets, reaches an ok outcome, so no agent can achieve it", min(len(base.Candidates(gv.goal)), meantTargets))
-	t := m.world.Tools[gv.meant]
-	s := base.NewSession(1, nil)
-	at, err := gv.goal.Begin(s, 0)
-	if err != nil {
-		return msg
+	refusal := func(ti int) *engine.ToolError {
+		t := m.world.Tools[ti]
+		s := base.NewSession(1, nil)
+		at, err := gv.goal.Begin(s, 0)
+		if err != nil {
+			return nil
+		}
+		if res := s.Call(t.Name, idealArgs(t, gv.goal, at)); !res.OK() {
+			return res.Err
+		}
+		return nil
 	}
-	if res := s.Call(t.Name, idealArgs(t, gv.goal, at)); !res.OK() && res.Err != nil {
-		return fmt.Sprintf("%s: %s, the likeliest tool, refuses the goal's own values (%s: %s); check them against the min, max and values of its parameters and of the fields they write", msg, t.Name, res.Err.Code, res.Err.Message)
+	say := func(ti int, e *engine.ToolError, who string) string {
+		return fmt.Sprintf("%s: %s, %s, refuses the goal's own values (%s: %s); check them against its parameters — their names (a knows key fills the parameter it is named after), min, max and values — and the bounds of the fields they write", msg, m.world.Tools[ti].Name, who, e.Code, e.Message)
 	}
-	return msg + "; check its ok outcome's condition against what that tool does"
+	if e := refusal(gv.meant); e != nil {
+		return say(gv.meant, e, "the likeliest tool")
+	}
+	for ti, t := range m.world.Tools {
+		if !t.Writes() || ti == gv.meant {
+			continue
+		}
+		if e := refusal(ti); e != nil && e.Code == engine.CodeInvalidArgument {
+			return say(ti, e, "which writes")
+		}
+	}
+	return msg + "; check its ok outcome's condition against what its tools do"
 }
 
 // ambiguousTargets reports targets an agent cannot single out: the goal

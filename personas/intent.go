@@ -51,6 +51,14 @@ var getBack = regexp.MustCompile(`(?i)\b(?:get|bring|have|need|want)\s+(?:it|the
 // giveAccess is access or a permission given: a grant.
 var giveAccess = regexp.MustCompile(`(?i)\bgive\s+((?:[\pL'’-]+\s+){0,3}?)((?:(?:read|write|admin|edit|view|full)[\s-]+)?(?:access|permissions?|rights))\b`)
 
+// getSomeone is "get X a table", "get me a new card": to obtain a thing
+// (for someone), which is to create it, not to look it up; "get me a list
+// of …" and its kin stay reads (infoNouns).
+var getSomeone = regexp.MustCompile(`(?i)\bget\s+(?:(?:me|us|him|her|them|\x{E000})\s+)?(an?\s+(?:new\s+)?(\pL+))`)
+
+// infoNouns are what "get a …" reads rather than makes.
+var infoNouns = setOf("list", "copy", "summary", "report", "count", "overview", "look", "view", "sense", "picture", "breakdown", "record", "log")
+
 // giveMore is "give it more …".
 var giveMore = regexp.MustCompile(`(?i)\bgive\s+((?:it|them|him|her|the\s+[\pL-]+)\s+)more\s+(\pL+)`)
 
@@ -285,6 +293,12 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			lead, raw = raw[:loc[1]], raw[loc[1]:]
 		}
 		raw = paidBack.ReplaceAllString(raw, "refund $1")
+		raw = getSomeone.ReplaceAllStringFunc(raw, func(m string) string {
+			if sm := getSomeone.FindStringSubmatch(m); !infoNouns[lower(sm[2])] {
+				return "create " + sm[1]
+			}
+			return m
+		})
 		// "Give it more CPU": more of a thing is an increase.
 		raw = giveMore.ReplaceAllStringFunc(raw, func(m string) string {
 			if sm := giveMore.FindStringSubmatch(m); !timeWords[lower(sm[2])] {

@@ -1358,3 +1358,35 @@ func TestSpecKeywordsAreNotShouting(t *testing.T) {
 		}
 	}
 }
+
+// "Get Lena a table for four" obtains a table, which is to make a booking;
+// "get me a list of the bookings" still looks them up.
+func TestGetSomeoneAThingMakesIt(t *testing.T) {
+	tools := []rtool{
+		{name: "get_item", kind: "get", text: "Fetch one item by id. Read-only."},
+		{name: "create_item", kind: "create", text: "Create a new item."},
+	}
+	careful := Builtin().Get("careful")
+	if v := actionVerbs(t, "Get {{target.name}} a table for four tonight", tools, careful); len(v) == 0 || v[0] != stem("create") {
+		t.Errorf("'get X a table': verbs %v, want create", v)
+	}
+	if v := actionVerbs(t, "Get me a list of the items like {{target.name}}", tools, careful); len(v) == 0 || v[0] != stem("get") {
+		t.Errorf("'get me a list': verbs %v, want get", v)
+	}
+}
+
+// A knows key's words that say nothing of the value are left out when it
+// is matched to a parameter: party_given fills party_size; value_given
+// still fills value.
+func TestKnowsKeyNoiseWords(t *testing.T) {
+	p := &engine.Param{Name: "party_size", Type: engine.ParamInt}
+	if s := knowsMatch("party_given", p, false); s != 2 {
+		t.Errorf("party_given → party_size: %d, want 2", s)
+	}
+	if s := knowsMatch("value_given", &engine.Param{Name: "value", Type: engine.ParamStr}, false); s != 2 {
+		t.Errorf("value_given → value: %d, want 2", s)
+	}
+	if s := knowsMatch("party_given", &engine.Param{Name: "slot", Type: engine.ParamStr}, false); s != 0 {
+		t.Errorf("party_given → slot: %d, want 0", s)
+	}
+}
