@@ -214,10 +214,15 @@ func (mt *matcher) opposition(verb string, actions []string) string {
 			same = append(same, b)
 		}
 	}
+	// A tool that does the verb (a synonym, or a toggle that does both)
+	// is not its opposite for also saying what it keeps: "Delete a call's
+	// recording … The call keeps its caller" deletes.
 	for _, a := range actions {
 		if mt.find(verb, true, []string{a}).best(0).weight >= 0.5 {
-			continue // the tool does the verb too (a toggle, or a synonym)
+			return ""
 		}
+	}
+	for _, a := range actions {
 		for _, s := range same {
 			if mt.r.opposes(s, a) {
 				return a

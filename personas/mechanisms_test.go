@@ -1390,3 +1390,16 @@ func TestKnowsKeyNoiseWords(t *testing.T) {
 		t.Errorf("party_given → slot: %d, want 0", s)
 	}
 }
+
+// A tool that does the goal's verb is no opposite for also saying what it
+// keeps: "Delete a call's recording … The call keeps its caller" deletes,
+// though keep opposes erase.
+func TestDoingTheVerbIsNoOpposite(t *testing.T) {
+	tools := []rtool{
+		{name: "delete_call", kind: "custom", text: "Delete a call from the log for good, with its recording."},
+		{name: "delete_recording", kind: "custom", text: "Delete a call's recording for good.\n\n- The call keeps its caller, duration and billing."},
+	}
+	if a := actionOf(t, "Erase the recording of call {{target.name}}; we still need the call in the log", tools, Builtin().Get("careful"), "delete_recording"); a < 0.5 {
+		t.Errorf("delete_recording's action %.2f: it deletes, its 'keeps' is what stays", a)
+	}
+}
