@@ -367,10 +367,14 @@ func (a *agent) resolve(t *engine.Tool) *resolved {
 
 // targetIDKey is the knows key that told the agent its target's id ("id",
 // "customer"…), "" when it was not told.
-func (a *agent) targetIDKey() string {
-	id := a.at.Target.ID()
-	for _, k := range a.gv.goal.KnowsKeys {
-		if v, ok := a.at.Knows[k].(string); ok && v == id {
+func (a *agent) targetIDKey() string { return targetIDKey(a.gv.goal, a.at) }
+
+// targetIDKey is the knows key of goal g whose value, in attempt at, is the
+// target's id; "" when the goal does not give it.
+func targetIDKey(g *engine.Goal, at *engine.Attempt) string {
+	id := at.Target.ID()
+	for _, k := range g.KnowsKeys {
+		if v, ok := at.Knows[k].(string); ok && v == id {
 			return k
 		}
 	}
@@ -500,12 +504,23 @@ func (a *agent) pick(ls *lookupSpec, recs []*engine.Record, value string) (rec *
 }
 
 func (a *agent) matches(ls *lookupSpec, r *engine.Record, value string) bool {
-	return strings.EqualFold(strings.TrimSpace(r.String(ls.field.Name)), strings.TrimSpace(value))
+	return ls.matches(r, value)
 }
 
 func (a *agent) matchesOthers(ls *lookupSpec, r *engine.Record) bool {
+	return ls.matchesOthers(r, a.at.Knows)
+}
+
+// matches: record r's looked-up field holds value, as a reader compares
+// a search result with what it was told (case and spacing aside).
+func (ls *lookupSpec) matches(r *engine.Record, value string) bool {
+	return strings.EqualFold(strings.TrimSpace(r.String(ls.field.Name)), strings.TrimSpace(value))
+}
+
+// matchesOthers: r holds every other field the goal told (knows).
+func (ls *lookupSpec) matchesOthers(r *engine.Record, knows map[string]any) bool {
 	for _, o := range ls.others {
-		if !strings.EqualFold(r.String(o.field.Name), knownString(a.at.Knows[o.known])) {
+		if !strings.EqualFold(r.String(o.field.Name), knownString(knows[o.known])) {
 			return false
 		}
 	}

@@ -116,13 +116,23 @@ func (m *Model) unreachable(gv *goalView, base *engine.Base) string {
 
 // ambiguousTargets reports targets an agent cannot single out: the goal
 // gives neither the target's id nor a field to find it by, or the fields
-// it gives match another record of the type too.
+// it gives match another record of the type too — compared as an agent
+// picking from search results compares them (lookupSpec.matches).
 func (m *Model) ambiguousTargets(gv *goalView, base *engine.Base) string {
 	g := gv.goal
 	cands := base.Candidates(g)
 	n := min(len(cands), maxCheckedTargets)
 	ls := &gv.lookups[m.types[g.Target]]
-	records := base.Records(g.Target)
+	// The target type's records by their looked-up value, folded, so
+	// that each target is compared with its namesakes only.
+	var byValue map[string][]*engine.Record
+	if ls.known != "" {
+		byValue = map[string][]*engine.Record{}
+		for _, r := range base.Records(g.Target) {
+			k := strings.ToLower(strings.TrimSpace(r.String(ls.field.Name)))
+			byValue[k] = append(byValue[k], r)
+		}
+	}
 	noWay, shared := 0, 0
 	example := ""
 	for i := 0; i < n; i++ {
@@ -131,23 +141,24 @@ func (m *Model) ambiguousTargets(gv *goalView, base *engine.Base) string {
 		if err != nil {
 			return ""
 		}
-		if knowsID(g, at) {
+		if targetIDKey(g, at) != "" {
 			continue
 		}
 		if ls.known == "" {
 			noWay++
 			continue
 		}
+		value := knownString(at.Knows[ls.known])
 		matches := 0
-		for _, r := range records {
-			if sameKnown(r, ls.field, at.Knows[ls.known]) && allKnown(r, ls.others, at) {
+		for _, r := range byValue[strings.ToLower(strings.TrimSpace(value))] {
+			if ls.matches(r, value) && ls.matchesOthers(r, at.Knows) {
 				matches++
 			}
 		}
 		if matches > 1 {
 			shared++
 			if example == "" {
-				example = fmt.Sprintf("%s %q matches %d %s records", ls.field.Name, knownString(at.Knows[ls.known]), matches, g.Target.Name)
+				example = fmt.Sprintf("%s %q matches %d %s records", ls.field.Name, value, matches, g.Target.Name)
 			}
 		}
 	}
@@ -164,30 +175,4 @@ func (m *Model) ambiguousTargets(gv *goalView, base *engine.Base) string {
 		return fmt.Sprintf("on %d of %d targets what the goal gives (%s) matches more than one %s (%s), so a careful agent cannot tell which is meant and gives up, and others may act on the wrong one (give the id in knows:, or a field no other record shares)", shared, n, strings.Join(fields, ", "), g.Target.Name, example)
 	}
 	return ""
-}
-
-// knowsID: one of the goal's known values is the target's id.
-func knowsID(g *engine.Goal, at *engine.Attempt) bool {
-	id := at.Target.ID()
-	for _, k := range g.KnowsKeys {
-		if v, ok := at.Knows[k].(string); ok && v == id {
-			return true
-		}
-	}
-	return false
-}
-
-// sameKnown compares as an agent picking from search results does
-// (agent.matches).
-func sameKnown(r *engine.Record, f *engine.Field, v any) bool {
-	return strings.EqualFold(strings.TrimSpace(r.String(f.Name)), strings.TrimSpace(knownString(v)))
-}
-
-func allKnown(r *engine.Record, others []knownField, at *engine.Attempt) bool {
-	for _, o := range others {
-		if !sameKnown(r, o.field, at.Knows[o.known]) {
-			return false
-		}
-	}
-	return true
 }

@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/herd-sh/herd/engine"
 )
 
 // A goal's intent is read as one or more actions: "Return the lamp I
@@ -32,11 +30,10 @@ type intent struct {
 	preserve bool         // keep, preserve, history, without, not…: loss cues matter
 	repeat   bool         // once, only…: repeat cues matter
 	later    bool         // "end it then", "at the end of the period": a tool that acts at once acts too early
-	// target is the record type the goal acts on (nil: any), and
-	// mentioned the stems the goal's text has: a tool that acts on
-	// another type the goal does not name acts on the wrong thing.
-	target    *engine.RecordType
-	mentioned map[string]bool
+	// otherObject, per tool (nil: none), says the tool acts on another
+	// record type than the goal's, one the goal does not name: it does
+	// the action to the wrong thing.
+	otherObject []bool
 	// manner are the stems of the goal's -ly adverbs ("privately",
 	// "permanently"): how it wants the action done.
 	manner []string
@@ -157,8 +154,7 @@ var readVerbs = stemSet("find", "get", "list", "search", "look", "lookup", "show
 var lightVerbs = stemSet("give", "take", "make", "do", "go", "let", "want", "need", "like", "help", "ask", "try",
 	"request", "wish", "would", "ahead", "kindly")
 
-// idioms a reader understands as one action, matched on stems.
-// idiom is words a reader understands as one action.
+// idiom is words a reader understands as one action, matched on stems.
 type idiom struct {
 	words []string
 	as    string

@@ -32,21 +32,12 @@ type toolMatch struct {
 
 // situationMatch is how well the best of a tool's "Use this when …"
 // clauses describes the goal: the share of the clause's words the goal
-// says (the same stem), when the goal says at least two of them and one
+// says (goal: its verb and weighted context words, by stem), when the goal says at least two of them and one
 // is an action ("a claimant withdraws a claim" for "… called to withdraw
 // claim c_1: take it off the open queue"). A text that says when to use
 // its tool, in the words of the situation the goal is in, tells a reader
 // whose verb names no tool which one to use.
-func (mt *matcher) situationMatch(in *intent, sits []situation) (float64, string) {
-	if len(sits) == 0 {
-		return 0, ""
-	}
-	goal := map[string]bool{in.verb: true}
-	for _, w := range in.words {
-		if w.weight > 0 {
-			goal[w.stem] = true
-		}
-	}
+func (mt *matcher) situationMatch(goal map[string]bool, sits []situation) (float64, string) {
 	best, at := 0.0, ""
 	for _, s := range sits {
 		n, action := 0, false
@@ -235,6 +226,12 @@ func (mt *matcher) opposition(verb string, actions []string) string {
 // newReading matches an intent against every tool's views.
 func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 	rd := &reading{in: in, views: views, tools: make([][3]toolMatch, len(views))}
+	said := map[string]bool{in.verb: true} // what situationMatch compares "Use this when …" with
+	for _, w := range in.words {
+		if w.weight > 0 {
+			said[w.stem] = true
+		}
+	}
 	for ti := range views {
 		for lv := range views[ti] {
 			v := &views[ti][lv]
@@ -249,7 +246,7 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 			tm.negated = mt.findVerb(&in, v.negated)        // "not for changing a plan" denies a downgrade read as a change
 			tm.opposed = mt.opposition(in.verb, v.verbs)
 			tm.contrary, tm.contraryOf = mt.contrary(in.manner, v.words)
-			tm.situation, tm.situationText = mt.situationMatch(&in, v.situations)
+			tm.situation, tm.situationText = mt.situationMatch(said, v.situations)
 			tm.also = mt.find(in.verb, true, v.also)
 			tm.ctx = make([]matches, len(in.words))
 			for i, iw := range in.words {

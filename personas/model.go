@@ -355,13 +355,10 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	gv.actions = parseIntentWith(removePlaceholders(subjectPlaceholders(g.Intent)), m.isAction, strong, m.rel)
 	known := knownValueWords(g.Intent)
 	isField := func(name string) bool { return g.Target != nil && g.Target.Field(name) != nil }
-	mentioned := map[string]bool{}
-	for _, w := range stems(removePlaceholders(g.Intent)) {
-		mentioned[w] = true
-	}
+	plain := removePlaceholders(g.Intent)
+	otherObject, manner := otherObjects(w, g, plain), mannerAdverbs(plain)
 	for i := range gv.actions {
-		gv.actions[i].target, gv.actions[i].mentioned = g.Target, mentioned
-		gv.actions[i].manner = mannerAdverbs(removePlaceholders(g.Intent))
+		gv.actions[i].otherObject, gv.actions[i].manner = otherObject, manner
 		gv.actions[i].addContext(known)
 		gv.actions[i].readForAWhile(g.Intent)
 		gv.actions[i].preserve = gv.actions[i].preserve || getBack.MatchString(g.Intent)

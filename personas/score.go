@@ -60,18 +60,28 @@ const (
 	situationWeight = 0.7
 )
 
-// otherObject: tool t acts on an existing record of another type than the
-// goal's target, and the goal's text names that type nowhere.
-func (m *Model) otherObject(in *intent, t *engine.Tool) bool {
-	if in.target == nil || t.Record == nil || t.Record == in.target || t.Key == "" {
-		return false
+// otherObjects says, per tool of w, whether it acts on an existing record
+// of another type than goal g's target, a type the goal's text (plain,
+// its placeholders removed) names nowhere. Tools that make a record (no
+// key) are never off: what a goal creates is often not its target.
+func otherObjects(w *engine.World, g *engine.Goal, plain string) []bool {
+	if g.Target == nil {
+		return nil
 	}
-	for _, w := range stems(strings.ReplaceAll(t.Record.Name, "_", " ")) {
-		if !in.mentioned[w] {
-			return true
+	said := map[string]bool{}
+	for _, s := range stems(plain) {
+		said[s] = true
+	}
+	out := make([]bool, len(w.Tools))
+	for i, t := range w.Tools {
+		if t.Record == nil || t.Record == g.Target || t.Key == "" {
+			continue
+		}
+		for _, s := range stems(strings.ReplaceAll(t.Record.Name, "_", " ")) {
+			out[i] = out[i] || !said[s]
 		}
 	}
-	return false
+	return out
 }
 
 // saturate counts repeated cues with diminishing weight: 1, 1.5, 1.75…
@@ -155,7 +165,7 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		// "Take the van off the road" is no hold of a delivery: a tool
 		// that acts on another kind of record than the goal's, one the
 		// goal does not name, does the action to the wrong thing.
-		if a > 0 && m.otherObject(in, m.world.Tools[ti]) {
+		if a > 0 && in.otherObject != nil && in.otherObject[ti] {
 			a *= otherObjectWeight
 		}
 		acts[i] = a
