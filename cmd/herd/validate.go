@@ -54,7 +54,10 @@ func runValidate(s *streams, files []string) error {
 		fmt.Fprintf(s.out, "%s: ok (%s, %s, %s)\n", file,
 			nounCount(len(w.Types), "type", "types"), nounCount(len(w.Tools), "tool", "tools"), nounCount(len(w.Goals), "goal", "goals"))
 		if err := printGoalProblems(s, file, w); err != nil {
-			return err
+			// The file loaded but its goals could not be checked: say
+			// which file, and go on with the others.
+			bad++
+			fmt.Fprintf(s.err, "%s: checking its goals: %v\n", file, err)
 		}
 	}
 	if bad > 0 {
