@@ -17,7 +17,7 @@ func (c *compiler) compileGoals() {
 	for _, e := range c.spec.Goals {
 		c.checkName("goal", e.Name, e.Pos)
 		gs := e.Value
-		g := &Goal{Name: e.Name, Intent: strings.TrimSpace(gs.Intent.Src)}
+		g := &Goal{Name: e.Name, Pos: e.Pos, Intent: strings.TrimSpace(gs.Intent.Src)}
 		w.Goals = append(w.Goals, g)
 		w.goalByName[g.Name] = g
 		if g.Intent == "" {

@@ -219,6 +219,7 @@ func (i *Invariant) Expr() string { return i.expr.src }
 // Goal is a task agents are given, and how its end state is judged.
 type Goal struct {
 	Name      string
+	Pos       Pos    // where the goal's name stands in its file (zero for a goal built in code)
 	Intent    string // the template, with {{target.x}} / {{knows.x}} placeholders
 	Target    *RecordType
 	KnowsKeys []string // in file order

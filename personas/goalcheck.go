@@ -18,7 +18,7 @@ import (
 
 // GoalProblem is one thing about a goal that keeps agents from doing it.
 type GoalProblem struct {
-	Goal    string
+	Goal    *engine.Goal
 	Message string
 }
 
@@ -42,14 +42,14 @@ func (m *Model) GoalProblems() ([]GoalProblem, error) {
 			continue // the loader reports a goal without targets
 		}
 		if !g.Refrain && gv.meantHow == meantByReader && !m.okThroughRefusal(g, base) {
-			out = append(out, GoalProblem{g.Name, m.unreachable(gv, base)})
+			out = append(out, GoalProblem{g, m.unreachable(gv, base)})
 			continue // which tool is meant is unknown: so is the target it would need
 		}
 		if t := m.world.Tools[gv.meant]; t.Key == "" || t.Record != g.Target {
 			continue // the goal makes a record, or acts on another: no target to find
 		}
 		if msg := m.ambiguousTargets(gv, base); msg != "" {
-			out = append(out, GoalProblem{g.Name, msg})
+			out = append(out, GoalProblem{g, msg})
 		}
 	}
 	return out, nil

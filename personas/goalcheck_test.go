@@ -21,7 +21,7 @@ func goalProblems(t *testing.T, w *engine.World) map[string]string {
 	}
 	out := map[string]string{}
 	for _, p := range ps {
-		out[p.Goal] += p.Message
+		out[p.Goal.Name] += p.Message
 	}
 	return out
 }

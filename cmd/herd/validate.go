@@ -30,7 +30,8 @@ them, in file order.
 A valid world can still hold a goal no agent can do: one whose values are
 outside the bounds of the tool that takes them, or whose target the goal
 names only by a field other records share. Each is printed on stderr as
-"FILE: warning: goal NAME: …"; warnings do not change the exit code.
+"FILE:LINE:COL: warning: goal NAME: …", at the goal's name; warnings do not
+change the exit code.
 
 Exit codes: 0 every file is valid, 2 at least one is not (or none given).`,
 		Args: cobra.MinimumNArgs(1),
@@ -85,7 +86,11 @@ func printGoalProblems(s *streams, file string, w *engine.World) error {
 		return err
 	}
 	for _, p := range problems {
-		fmt.Fprintf(s.err, "%s: warning: goal %s: %s\n", file, p.Goal, p.Message)
+		where := file
+		if p.Goal.Pos.Line > 0 {
+			where = fmt.Sprintf("%s:%d:%d", file, p.Goal.Pos.Line, p.Goal.Pos.Col)
+		}
+		fmt.Fprintf(s.err, "%s: warning: goal %s: %s\n", where, p.Goal.Name, p.Message)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,7 +84,7 @@ func TestValidateNeedsAFile(t *testing.T) {
 
 // A valid world with a goal no agent can single out the target of is
 // still valid (exit 0, "ok" on stdout), and the goal is warned of on
-// stderr as FILE: warning: goal NAME: ….
+// stderr as FILE:LINE:COL: warning: goal NAME: …, at the goal's name.
 func TestValidateWarnsOfGoalProblems(t *testing.T) {
 	f := "../../personas/testdata/heldout/worlds/wiki.yaml"
 	code, out, errOut := runHerd(t, "validate", f)
@@ -94,8 +95,16 @@ func TestValidateWarnsOfGoalProblems(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("stderr: want a warning for take_down_page and undo_edit, got\n%s", errOut)
 	}
+	w, err := engine.LoadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, g := range []string{"take_down_page", "undo_edit"} {
-		if want := f + ": warning: goal " + g + ": "; !strings.HasPrefix(lines[i], want) || !strings.Contains(lines[i], "matches more than one page") {
+		pos := w.Goal(g).Pos
+		if pos.Line == 0 {
+			t.Fatalf("goal %s has no position", g)
+		}
+		if want := fmt.Sprintf("%s:%d:%d: warning: goal %s: ", f, pos.Line, pos.Col, g); !strings.HasPrefix(lines[i], want) || !strings.Contains(lines[i], "matches more than one page") {
 			t.Errorf("line %d: %q, want %q… about shared titles", i, lines[i], want)
 		}
 	}
