@@ -88,7 +88,7 @@ func (ad *advice) noRetryAfter(code string) bool {
 // adviceTable is a model's advice: per tool, per attention level, and the
 // error messages read so far.
 type adviceTable struct {
-	tools     [][3]advice
+	tools     [][adviceViews]advice
 	toolIndex map[string]int // tool name → index, to find tools named in messages
 	// messages caches what a message tells a reader at one level: the
 	// world's messages come from a few templates, so the cache stays the
@@ -106,6 +106,17 @@ func (t *adviceTable) at(ti int, lv attentionLevel) *advice {
 }
 
 var noAdvice = advice{readWith: -1, first: -1}
+
+// readOn is the advice a skimmer finds when it reads on past the first
+// sentence of the tool it chose (adviceInFocus): the rest of the
+// description, but not the parameter docs or annotations, which only a
+// reader of everything reads. A terse "Renew a domain." whose key
+// parameter's doc says what a key does is not, to a skimmer, a text that
+// told it to pass one.
+const (
+	readOn      = seeEverything + 1
+	adviceViews = readOn + 1
+)
 
 // Word classes, each a set of stems, so that whatever the stemmer makes of
 // "retrying" or "timed out", the text and the sets agree.
@@ -164,7 +175,7 @@ func readAdvice(m *Model, descriptions map[string]string) *adviceTable {
 	for i, t := range w.Tools {
 		toolIndex[t.Name] = i
 	}
-	tab := &adviceTable{tools: make([][3]advice, len(w.Tools)), toolIndex: toolIndex}
+	tab := &adviceTable{tools: make([][adviceViews]advice, len(w.Tools)), toolIndex: toolIndex}
 	for i := range tab.tools {
 		for lv := range tab.tools[i] {
 			tab.tools[i][lv] = noAdvice
@@ -192,7 +203,7 @@ func readAdvice(m *Model, descriptions map[string]string) *adviceTable {
 		first := m.views[i][seeFirst].seen
 		all := sentences(text)
 		for _, s := range all {
-			lvs := everything
+			lvs := description
 			if slices.Contains(first, s) {
 				lvs = firstAndEverything
 			}
@@ -217,8 +228,9 @@ func readAdvice(m *Model, descriptions map[string]string) *adviceTable {
 
 var (
 	everything         = []attentionLevel{seeEverything}
-	skimmer            = []attentionLevel{seeFirst}
-	firstAndEverything = []attentionLevel{seeFirst, seeEverything}
+	description        = []attentionLevel{seeEverything, readOn}
+	skimmer            = []attentionLevel{seeFirst, readOn}
+	firstAndEverything = []attentionLevel{seeFirst, seeEverything, readOn}
 )
 
 type adviceReader struct {
@@ -645,6 +657,7 @@ var levelReaders = [3]Traits{
 // first": restore, about the trash), as the reader model scores it for a
 // reader at level lv; -1 when no write tool's words match.
 func (m *Model) verbTool(self int, lv attentionLevel, text, verb string) int {
+	lv = min(lv, seeEverything) // a skimmer reading on weighs the tools as a reader of everything
 	var words []string
 	for _, w := range stems(removePlaceholders(text)) {
 		if !lightVerbs[w] && !slices.Contains(words, w) {
@@ -835,20 +848,24 @@ type heard struct {
 // adviceFor is what the agent's attention lets it see of advice about ti.
 func (a *agent) adviceFor(ti int) *advice { return a.m.advice.at(ti, a.c.level) }
 
-// adviceAfterFailure is what the agent knows of ti's advice once a call to
-// it failed. A skimmer that chose ti by its first sentence has, at that
-// moment, one short text to decide on rather than a list to scan: it reads
-// the rest of ti's text with probability attention (drawn once per episode
-// and tool), so advice placed past the first sentence still reaches some
-// skimmers, fewer than advice placed first (heeding it is then drawn by
-// caution alone: see heeds). A
-// reader of names only reads no description, after a failure either.
-func (a *agent) adviceAfterFailure(ti int) *advice {
+// adviceInFocus is what the agent knows of ti's advice once it has chosen
+// ti — to fill in its call, or after a call to it failed. A skimmer that
+// chose ti by its first sentence has, at that moment, one short text in
+// front of it rather than a list to scan: it reads the rest of ti's text
+// with probability attention (drawn once per episode and tool, so the
+// agent that read on to pass a key has read on after the failure too), and
+// advice placed past the first sentence still reaches some skimmers, fewer
+// than advice placed first (heeding it is then drawn by its weight alone:
+// see heeds). Before this, a key or a version the text asked for past its
+// first sentence reached only the readers of everything, who pass them by
+// policy anyway: the text changed nothing. A reader of names only reads no
+// description, at the call or after a failure.
+func (a *agent) adviceInFocus(ti int) *advice {
 	seen := a.adviceFor(ti)
 	if a.c.level != seeFirst {
 		return seen // a reader of everything saw it all; one of names reads none
 	}
-	all := a.m.advice.at(ti, seeEverything)
+	all := a.m.advice.at(ti, readOn)
 	if seen.has == all.has || !a.decided(ti, adviceReread, a.tr.Attention) {
 		return seen // nothing more to read, or it does not read on
 	}
@@ -863,22 +880,14 @@ func (a *agent) adviceAfterFailure(ti int) *advice {
 // cautious or not; a warning to be careful ("a retry may charge twice")
 // weighs by caution alone).
 //
-// Advice about how to make the call (a key, a version) is met while the
-// agent scans the tools, so its attention counts too: attention × weight.
-// Advice about what to do after a failure is met when the call has failed
-// and the agent has that one tool's text in front of it — a failure
-// focuses attention on it — so the weight alone decides; attention has
-// already decided how much of the text it has (adviceAfterFailure: a
-// skimmer reads on past the first sentence with probability attention).
-// Drawing attention twice had advice placed past the first sentence reach
-// a skimmer at attention² × caution, a fifth of them, fewer than a reader
-// who went back to the text would heed.
+// Advice is met when the agent has the one tool it chose in front of it —
+// filling in the call, or after the call failed — so the weight alone
+// decides; attention has already decided how much of the text it has
+// (adviceInFocus). Drawing attention twice had advice placed past the
+// first sentence reach a skimmer at attention² × weight, a fifth of them,
+// fewer than a reader who looked at the tool it was calling would heed.
 func (a *agent) heeds(ti int, k adviceKind, ad *advice) bool {
-	p := a.heedWeight(k, ad)
-	if k == adviceKey || k == adviceVersion {
-		p *= a.tr.Attention
-	}
-	return a.decided(ti, k, p)
+	return a.decided(ti, k, a.heedWeight(k, ad))
 }
 
 // decided draws, once per episode, tool and kind, a decision that holds
@@ -903,7 +912,10 @@ func (a *agent) decided(ti int, k adviceKind, p float64) bool {
 // advisedKey: the agent, whose policy passes no keys, passes one because
 // the text said to.
 func (a *agent) advisedKey(ti int) bool {
-	ad := a.adviceFor(ti)
+	if a.tr.Retry.IgnoreKeyAdvice {
+		return false
+	}
+	ad := a.adviceInFocus(ti)
 	if !ad.says(adviceKey) || !a.heeds(ti, adviceKey, ad) {
 		return false
 	}
@@ -916,7 +928,7 @@ func (a *agent) keyPassed(t *engine.Tool, ti int, args map[string]any) bool {
 	if _, ok := args[t.Idempotency]; ok && t.Idempotency != "" {
 		return true
 	}
-	if kp := a.adviceFor(ti).keyParam; kp != "" {
+	if kp := a.adviceInFocus(ti).keyParam; kp != "" {
 		_, ok := args[kp]
 		return ok
 	}
@@ -929,14 +941,14 @@ func (a *agent) wantsVersion(ti int) bool {
 	if a.verify && a.tr.Caution >= cautionThreshold {
 		return false // it passes one anyway
 	}
-	ad := a.adviceFor(ti)
+	ad := a.adviceInFocus(ti)
 	return ad.says(adviceVersion) && a.heeds(ti, adviceVersion, ad)
 }
 
 // safeToRetry: a persona that would not retry retries a transient failure
 // once, because the text said a retry is safe.
 func (a *agent) safeToRetry(ti, attempts int) bool {
-	ad := a.adviceAfterFailure(ti)
+	ad := a.adviceInFocus(ti)
 	if attempts >= 2 || !ad.says(adviceSafe) || !a.heeds(ti, adviceSafe, ad) {
 		return false
 	}
@@ -947,7 +959,7 @@ func (a *agent) safeToRetry(ti, attempts int) bool {
 // waitsRetryAfter: an agent that ignores retry-after waits it out because
 // the text said to.
 func (a *agent) waitsRetryAfter(ti int) bool {
-	ad := a.adviceAfterFailure(ti)
+	ad := a.adviceInFocus(ti)
 	if !ad.says(adviceWait) || !a.heeds(ti, adviceWait, ad) {
 		return false
 	}
@@ -957,7 +969,7 @@ func (a *agent) waitsRetryAfter(ti int) bool {
 
 // toldNotToRetry: the text says not to retry after this error.
 func (a *agent) toldNotToRetry(ti int, code string) bool {
-	ad := a.adviceAfterFailure(ti)
+	ad := a.adviceInFocus(ti)
 	if !ad.noRetryAfter(code) || !a.heeds(ti, adviceNoRetry, ad) {
 		return false
 	}
@@ -970,7 +982,7 @@ func (a *agent) toldNotToRetry(ti int, code string) bool {
 // said a retry may repeat the write or to check first. A key passed makes
 // a retry safe, so then it does not.
 func (a *agent) guardsTimeout(t *engine.Tool, ti int, args map[string]any) bool {
-	ad := a.adviceAfterFailure(ti)
+	ad := a.adviceInFocus(ti)
 	return ad.says(adviceGuard) && !a.keyPassed(t, ti, args) && a.heeds(ti, adviceGuard, ad)
 }
 
@@ -981,7 +993,7 @@ func (a *agent) readBackTool(ti int, target *resolved) int {
 	if target == nil {
 		return -1
 	}
-	if rw := a.adviceAfterFailure(ti).readWith; rw >= 0 {
+	if rw := a.adviceInFocus(ti).readWith; rw >= 0 {
 		return rw
 	}
 	return a.m.getTool[a.m.types[target.rt]]
@@ -1004,7 +1016,7 @@ func (a *agent) redirectAfter(ti int, e *engine.ToolError) bool {
 		a.explainLast("read the message: it points to " + name[r.tool].Name + "; trying it " + how)
 		return true
 	}
-	ad := a.adviceAfterFailure(ti)
+	ad := a.adviceInFocus(ti)
 	if ad.says(adviceFirst) && a.fresh(ad.first) && a.heeds(ti, adviceFirst, ad) {
 		a.redirect, a.resume = ad.first, ti
 		a.explainLast(a.saidBy(ad, adviceFirst) + " says to use " + name[ad.first].Name + " first; doing that, then " + name[ti].Name + " again")

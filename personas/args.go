@@ -158,7 +158,7 @@ func (a *agent) actArgs(ti int, t *engine.Tool, target *resolved) map[string]any
 			if target != nil {
 				args[p.Name] = target.id
 			}
-		case p.Name == t.Idempotency || p.Name == a.adviceFor(ti).keyParam:
+		case p.Name == t.Idempotency || p.Name == a.adviceInFocus(ti).keyParam:
 			if a.tr.Retry.IdempotencyKeys || a.advisedKey(ti) {
 				args[p.Name] = a.idempotencyKey()
 			}
@@ -168,7 +168,7 @@ func (a *agent) actArgs(ti int, t *engine.Tool, target *resolved) map[string]any
 				if v := target.rec.Get(f.version.Name); v != nil {
 					args[p.Name] = v
 					if !own {
-						a.explain("passes " + p.Name + ": " + a.saidBy(a.adviceFor(ti), adviceVersion) + " says to")
+						a.explain("passes " + p.Name + ": " + a.saidBy(a.adviceInFocus(ti), adviceVersion) + " says to")
 					}
 				}
 			}

@@ -62,7 +62,7 @@ func Builtin() *Pack {
 			})},
 		{Name: "retrier", Description: "Retries every failure until it succeeds or runs out of patience, at once, without idempotency keys.",
 			Traits: with(func(t *Traits) {
-				t.Retry = RetryPolicy{Mode: RetryUntilSuccess}
+				t.Retry = RetryPolicy{Mode: RetryUntilSuccess, IgnoreKeyAdvice: true}
 				t.Patience = 10
 			})},
 		{Name: "explorer", Description: "Lists the records first to look around, checks its work often, and has patience to spare.",

@@ -61,11 +61,11 @@ func (a *agent) callWithPolicy(kind string, ti int, target *resolved, scores []T
 					gi = a.m.getTool[a.m.types[target.rt]]
 				case a.guardsTimeout(t, ti, args):
 					if gi = a.readBackTool(ti, target); gi < 0 {
-						a.explainLast(a.saidBy(a.adviceAfterFailure(ti), adviceGuard) + " warns a retry may repeat it, and there is nothing to read back with: not retrying")
+						a.explainLast(a.saidBy(a.adviceInFocus(ti), adviceGuard) + " warns a retry may repeat it, and there is nothing to read back with: not retrying")
 						a.giveUp("timed out; a retry may repeat the write")
 						return res, false, false
 					}
-					a.explainLast("reads back before retrying: " + a.saidBy(a.adviceAfterFailure(ti), adviceGuard) + " says a retry may repeat it")
+					a.explainLast("reads back before retrying: " + a.saidBy(a.adviceInFocus(ti), adviceGuard) + " says a retry may repeat it")
 				}
 				if gi >= 0 {
 					if a.landed(gi, t, target, args) {

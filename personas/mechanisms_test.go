@@ -1403,3 +1403,42 @@ func TestDoingTheVerbIsNoOpposite(t *testing.T) {
 		t.Errorf("delete_recording's action %.2f: it deletes, its 'keeps' is what stays", a)
 	}
 }
+
+// A skimmer that chose a tool has that one text in front of it while it
+// fills in the call: it reads on past the first sentence with probability
+// attention, so a key the second sentence asks for is passed by some
+// skimmers (before, only readers of everything saw it, and they pass keys
+// anyway). What only the key parameter's own doc says stays with readers
+// of everything; and an agent whose habit is to pass no key
+// (IgnoreKeyAdvice, the built-in retrier) passes none whatever the text.
+func TestSkimmerReadsOnToPassAKey(t *testing.T) {
+	variant := func(refund, keyDoc string) setup {
+		t.Helper()
+		src := strings.Replace(adviceWorld, "MESSAGE", neutralRefusal, 1)
+		src = strings.Replace(src, `neutral: "Refund money from a charge back to the card. amount is in cents."`, `neutral: "`+refund+`"`, 1)
+		src = strings.Replace(src, `description: "An idempotency key."`, `description: "`+keyDoc+`"`, 1)
+		w, err := engine.Parse("advice.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return setup{m: newModel(t, w, "neutral"), base: seedBase(t, w), goal: w.Goal("refund"), profile: w.Profile("flaky")}
+	}
+	plain := variant("Refund money from a charge back to the card. amount is in cents.", "An idempotency key.")
+	second := variant("Refund money from a charge back to the card, in full or in part, by the original payment method. Pass an idempotency_key and reuse it when you retry. amount is in cents.", "An idempotency key.")
+	paramOnly := variant("Refund money from a charge back to the card. amount is in cents.", "Pass one and reuse it when you retry.")
+	if got := second.m.advice.at(1, seeFirst); got.says(adviceKey) {
+		t.Fatal("the key advice should be past the first sentence")
+	}
+	p, s := plain.run(t, adviceEpisodes, middlingReader), second.run(t, adviceEpisodes, middlingReader)
+	below(t, "skimmer, key asked for in the second sentence", s.class["double_refund"], adviceEpisodes, "second", p.class["double_refund"], adviceEpisodes, "plain")
+	if !paramOnly.m.advice.at(1, seeEverything).says(adviceKey) {
+		t.Fatal("a reader of everything should find the key advice in the parameter's doc")
+	}
+	if po := paramOnly.run(t, adviceEpisodes, middlingReader); po.class["double_refund"] != p.class["double_refund"] {
+		t.Errorf("skimmer, key asked for by the parameter doc only: double refunds %d, want %d as with no advice", po.class["double_refund"], p.class["double_refund"])
+	}
+	habit := derive("keyless_reader", middlingReader.Traits, func(t *Traits) { t.Retry.IgnoreKeyAdvice = true })
+	if h := second.run(t, adviceEpisodes, habit); h.class["double_refund"] != p.class["double_refund"] {
+		t.Errorf("agent that ignores key advice: double refunds %d, want %d as with no advice", h.class["double_refund"], p.class["double_refund"])
+	}
+}

@@ -123,7 +123,7 @@ func unitTrait(field func(*Traits) *float64) func(*packReader, *yaml.Node, strin
 }
 
 var packKeys = []string{"pack", "description", "personas"}
-var retryKeys = []string{"mode", "max_attempts", "idempotency_keys", "honor_retry_after"}
+var retryKeys = []string{"mode", "max_attempts", "idempotency_keys", "ignore_key_advice", "honor_retry_after"}
 
 // personaKeys are the keys a persona takes: like and description, then
 // the traits.
@@ -251,6 +251,8 @@ func (pr *packReader) retry(n *yaml.Node, what string, r *RetryPolicy) {
 			}
 		case "idempotency_keys":
 			r.IdempotencyKeys, _ = pr.d.Bool(v, field)
+		case "ignore_key_advice":
+			r.IgnoreKeyAdvice, _ = pr.d.Bool(v, field)
 		case "honor_retry_after":
 			r.HonorRetryAfter, _ = pr.d.Bool(v, field)
 		}

@@ -41,8 +41,8 @@ func WritePack(w io.Writer, name, description string, comment []string, ps []*Pe
 		}
 		fmt.Fprintf(&b, "    patience: %d\n", t.Patience)
 		r := t.Retry
-		fmt.Fprintf(&b, "    retry: {mode: %s, max_attempts: %d, idempotency_keys: %t, honor_retry_after: %t}\n",
-			r.Mode, r.MaxAttempts, r.IdempotencyKeys, r.HonorRetryAfter)
+		fmt.Fprintf(&b, "    retry: {mode: %s, max_attempts: %d, idempotency_keys: %t, ignore_key_advice: %t, honor_retry_after: %t}\n",
+			r.Mode, r.MaxAttempts, r.IdempotencyKeys, r.IgnoreKeyAdvice, r.HonorRetryAfter)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -35,6 +35,11 @@ type RetryPolicy struct {
 	// IdempotencyKeys: pass one key per intended action (reused on its
 	// retries) to tools that declare an idempotency parameter.
 	IdempotencyKeys bool
+	// IgnoreKeyAdvice: pass no key even where a tool's text says to — a
+	// habit the text does not change. Without it (and without
+	// IdempotencyKeys) an agent passes the key a text asks for as far as
+	// it reads and heeds the text (advice.go).
+	IgnoreKeyAdvice bool
 	// HonorRetryAfter: wait out a rate limit's retry-after before retrying
 	// instead of retrying at once.
 	HonorRetryAfter bool
