@@ -18,6 +18,10 @@ import (
 type intentWord struct {
 	stem   string
 	weight float64
+	// kept: the goal says to keep this ("but keep their account and
+	// grades"): a tool that destroys what it names does the opposite of
+	// what the user asked for it, however well the word matches.
+	kept bool
 }
 
 // intent is one action an agent matches tools against.
@@ -547,11 +551,12 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			}
 		}
 	}
-	negated := negatedWords(text)
+	negated, kept := negatedWords(text), keptWords(text)
 	out := make([]intent, len(verbs))
 	for i, v := range verbs {
 		out[i] = newIntent(words, v)
 		out[i].dropNegated(negated)
+		out[i].markKept(kept)
 		for _, s := range wordingSenses[v] {
 			out[i].addSense(s, wordingSenseWeight)
 		}
@@ -672,6 +677,43 @@ func negatedWords(text string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// keptObject is what a goal says to keep, to the clause's end: "but keep
+// their account and grades", "keep the contact record so that …".
+var keptObject = regexp.MustCompile(`(?i)\b(?:keep|keeping|retain|retaining|preserve|preserving)\s+([^.;:!?,]+?)(?:\s+(?:so|because|since|as|until|while|for|in case|when|if)\b|[.;:!?,]|$)`)
+
+// keptWords are the stems of the nouns a goal says to keep ("keep their
+// account and grades": account, grade), not its pronouns ("keep it") or
+// the words of a state ("keep it registered").
+func keptWords(text string) map[string]bool {
+	var out map[string]bool
+	for _, m := range keptObject.FindAllStringSubmatch(text, -1) {
+		ws := splitWords(m[1])
+		if len(ws) == 0 || keptPronoun[lower(ws[0])] {
+			continue // "keep it registered": a state, not a thing
+		}
+		for _, w := range ws {
+			if lw := lower(w); !stopWords[lw] && !keptPronoun[lw] {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[stem(lw)] = true
+			}
+		}
+	}
+	return out
+}
+
+var keptPronoun = setOf("it", "them", "this", "that", "these", "those", "everything", "all", "both", "one", "track", "going", "on", "up", "in", "out", "running", "open", "active")
+
+// markKept marks the context words the goal says to keep.
+func (in *intent) markKept(kept map[string]bool) {
+	for i := range in.words {
+		if kept[in.words[i].stem] {
+			in.words[i].kept = true
+		}
+	}
 }
 
 // dropNegated gives no weight to the context words the goal denies: a

@@ -1442,3 +1442,43 @@ func TestSkimmerReadsOnToPassAKey(t *testing.T) {
 		t.Errorf("agent that ignores key advice: double refunds %d, want %d as with no advice", h.class["double_refund"], p.class["double_refund"])
 	}
 }
+
+// What a goal says to keep ("but keep their account and grades") is what a
+// tool that destroys it would take: a delete tool that names the account
+// matches the goal's words and does the opposite of what the user asked
+// for them. The words count against it; a tool whose text says they are
+// kept ("their account and grades are kept") keeps the match.
+func TestKeptWordsCountAgainstADestroyingTool(t *testing.T) {
+	kept := keptWords("Ana has dropped the course: remove her from it, but she is staying, so keep her account and grades")
+	if !kept[stem("account")] || !kept[stem("grades")] || kept[stem("course")] {
+		t.Errorf("kept words %v, want account and grades only", kept)
+	}
+	if got := keptWords("switch it off for now but keep it registered"); len(got) != 0 {
+		t.Errorf("kept words of a kept state %v, want none", got)
+	}
+	tools := []rtool{
+		{name: "delete_user", kind: "custom", text: "Remove a user's account and grades from the school for good."},
+		{name: "unenroll_student", kind: "custom", text: "Unenroll a student from a class."},
+	}
+	const goal = "Ana has dropped the class: remove her from it, but she stays at the school, so keep her account and grades"
+	literal := Builtin().Get("literal")
+	context := func(tools []rtool) float64 {
+		t.Helper()
+		_, m, g := readerScores(t, goal, tools, "", literal)
+		for _, p := range m.Explain(literal, g) {
+			if p.Tool == "delete_user" {
+				return p.Context
+			}
+		}
+		t.Fatal("no delete_user")
+		return 0
+	}
+	if c := context(tools); c >= 0 {
+		t.Errorf("delete_user, which removes the account and grades to keep: context %.3f, want below zero", c)
+	}
+	// Said to be kept, the same words are a match.
+	tools[0].text = "Remove a user from the school; their account and grades are kept."
+	if c := context(tools); c <= 0 {
+		t.Errorf("a tool that says it keeps the account and grades: context %.3f, want above zero", c)
+	}
+}

@@ -188,7 +188,9 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		p.Tool = m.world.Tools[ti].Name
 		a := acts[i]
 		p.Action = a
-		p.Context = contextMatch(in, tm, lit)
+		// A tool that warns it destroys, for a goal that keeps: the words
+		// it shares with what the goal keeps are what it would destroy.
+		p.Context = contextMatch(in, tm, lit, (in.preserve || !destroys) && v.cues[cuePreserveWarn] > 0 && v.cues[cuePreserveReassure] == 0)
 		gate := math.Max(a, 0)
 		confidence = math.Max(confidence, gate)
 		if a >= 0 {
@@ -321,14 +323,18 @@ func actionMatch(tm *toolMatch, lit float64) float64 {
 
 // contextMatch is the weighted share of the intent's context words the
 // tool's text covers (1 when the intent has none: the verb is all).
-func contextMatch(in *intent, tm *toolMatch, lit float64) float64 {
+func contextMatch(in *intent, tm *toolMatch, lit float64, destroysKept bool) float64 {
 	if in.total == 0 {
 		return 1
 	}
 	sum := 0.0
 	for i, iw := range in.words {
 		if iw.weight > 0 {
-			sum += iw.weight * tm.ctx[i].value(lit)
+			m := iw.weight * tm.ctx[i].value(lit)
+			if iw.kept && destroysKept {
+				m = -m // "Delete a user's account" for "keep their account"
+			}
+			sum += m
 		}
 	}
 	return sum / in.total
