@@ -137,17 +137,20 @@ var (
 	advKeyWord  = stemsOf("idempotency", "dedup", "deduplication", "deduplicate")
 	advKey      = stemsOf("key", "token", "id")
 	advSameKey  = stemsOf("same", "reuse", "unique", "identical")
-	advPass     = stemsOf("pass", "send", "include", "set", "supply", "provide", "use", "add", "attach", "give", "reuse", "specify")
-	advCheck    = stemsOf("check", "verify", "confirm", "look", "read", "fetch", "get", "inspect", "see", "query", "poll", "list", "retrieve", "find")
-	advBefore   = stemsOf("before", "first", "prior")
-	advFirst    = stemsOf("first", "beforehand")
-	advVersion  = stemsOf("version", "etag", "revision", "generation")
-	advRequire  = stemsOf("require", "requires", "required", "need", "needs", "expect", "expects", "expected", "match", "mismatch")
-	advWait     = stemsOf("wait", "honor", "honour", "respect", "obey", "sleep", "pause", "backoff", "delay")
-	advRate     = stemsOf("rate", "throttled", "throttle", "throttling")
-	advWhether  = stemsOf("whether")
-	advNew      = stemsOf("new")
-	advBackOff  = stems("back off")
+	advPass     = stemsOf("pass", "send", "include", "set", "supply", "provide", "use", "add", "attach", "give", "reuse", "specify",
+		// "Supports the Idempotency-Key header (request_token)": a key the
+		// tool takes is one to pass.
+		"support", "supports", "accept", "accepts", "take", "takes", "honor", "honors", "honour", "honours")
+	advCheck   = stemsOf("check", "verify", "confirm", "look", "read", "fetch", "get", "inspect", "see", "query", "poll", "list", "retrieve", "find")
+	advBefore  = stemsOf("before", "first", "prior")
+	advFirst   = stemsOf("first", "beforehand")
+	advVersion = stemsOf("version", "etag", "revision", "generation")
+	advRequire = stemsOf("require", "requires", "required", "need", "needs", "expect", "expects", "expected", "match", "mismatch")
+	advWait    = stemsOf("wait", "honor", "honour", "respect", "obey", "sleep", "pause", "backoff", "delay")
+	advRate    = stemsOf("rate", "throttled", "throttle", "throttling")
+	advWhether = stemsOf("whether")
+	advNew     = stemsOf("new")
+	advBackOff = stems("back off")
 )
 
 // retryAfterHeader is a mention of the retry-after value ("Retry-After",

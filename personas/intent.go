@@ -459,6 +459,16 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 				if len(verbs) > before {
 					break
 				}
+				// "Take it out of use": the light verb and its particle
+				// are the action, not the particle alone ("out").
+				if _, first := r.augment(ws[i:]); len(first) > 0 {
+					if k := particlePhrase(first, isAction); k != "" {
+						if !slices.Contains(verbs, k) {
+							verbs = append(verbs, k)
+						}
+						break
+					}
+				}
 				if i == 0 && unknown == "" {
 					if h := lightObjectHead(raw); h != "" && !isAction(ws[min(i+1, len(ws)-1)]) {
 						unknown = h // "take one manual snapshot": snapshot
@@ -677,6 +687,17 @@ func negatedWords(text string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// particlePhrase is the first of a light verb's phrases that is an action
+// and ends in a particle ("take out", "put off"), or "".
+func particlePhrase(first []string, isAction func(string) bool) string {
+	for _, f := range first {
+		if i := strings.LastIndexByte(f, ' '); i > 0 && (particles[f[i+1:]] || f[i+1:] == key("out")) && isAction(f) {
+			return f
+		}
+	}
+	return ""
 }
 
 // keptObject is what a goal says to keep, to the clause's end: "but keep

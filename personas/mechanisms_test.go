@@ -1482,3 +1482,33 @@ func TestKeptWordsCountAgainstADestroyingTool(t *testing.T) {
 		t.Errorf("a tool that says it keeps the account and grades: context %.3f, want above zero", c)
 	}
 }
+
+// "Remove a table — rather than this, use block_table to take a table out
+// of use": what is ruled out is the tool itself, and the reader is sent to
+// the other. Read as "rather than block_table" it sent readers away from
+// the right tool.
+func TestRatherThanThisSendsToTheOther(t *testing.T) {
+	if !ratherThanThis("Remove a table — rather than this, use block_table to keep it", "block_table") {
+		t.Error(`"rather than this, use block_table" should rule out this tool, not block_table`)
+	}
+	if ratherThanThis("Use this rather than block_table.", "block_table") {
+		t.Error(`"use this rather than block_table" rules block_table out`)
+	}
+	tools := []rtool{
+		{name: "remove_table", kind: "custom", text: "Remove a table — rather than this, use block_table to take a table out of use and keep it in the floor plan."},
+		{name: "block_table", kind: "custom", text: "Block a table."},
+	}
+	prefers(t, "rather than this", "Table 4 has a wobbly leg: take it out of use for tonight, but keep it in the floor plan", tools, "", "literal", "block_table", "remove_table")
+}
+
+// "Take it out of use": a light verb and its particle are the action
+// ("take out"), not the particle alone, which general English also knows
+// as a verb ("to out someone").
+func TestLightVerbAndParticleAreTheAction(t *testing.T) {
+	r := newRelater(nil)
+	for _, g := range []string{"take it out of use for tonight", "Table 4 is broken: take it out, but keep it in the plan"} {
+		if ins := parseIntent(g, r.isAction, r); len(ins) == 0 || ins[0].verb != key("take out") {
+			t.Errorf("%q: verb %q, want take out", g, ins[0].verb)
+		}
+	}
+}

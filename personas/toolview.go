@@ -607,6 +607,11 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 			// "instead"; it is no "instead of using hold_pay".
 			away = false
 		}
+		if away && ratherThanThis(raw, tn.names[t.tool]) {
+			// "Remove a table — rather than this, use block_table": what
+			// is ruled out is this tool; the reader is sent to the other.
+			away = false
+		}
 		instrument := instructs && instrumentMention(raw, tn.names[t.tool])
 		if !away && !hasVerb && !instrument && s.role != roleAvoid {
 			continue // a mention ("reversible with restore_contact"), not a redirect
@@ -755,6 +760,17 @@ func insteadOf(raw, name string) bool {
 	}
 	return insteadOfMention.MatchString(l[:j])
 }
+
+// ratherThanThis reports whether raw rules out the tool itself before it
+// names tool name: "rather than this, use name", "instead of this one, see
+// name".
+func ratherThanThis(raw, name string) bool {
+	l := strings.ToLower(raw)
+	j := strings.Index(l, name)
+	return j >= 0 && ratherThanSelf.MatchString(l[:j])
+}
+
+var ratherThanSelf = regexp.MustCompile(`\b(?:rather\s+than|instead\s+of)\s+(?:using\s+|calling\s+)?(?:this|it|me)(?:\s+(?:tool|one|endpoint))?\s*[,;:—–-]\s*(?:[a-z]+\s+){0,2}` + "`?" + `$`)
 
 var insteadOfMention = regexp.MustCompile(`instead\s+of\s+(?:[a-z]+\s+)?` + "`?" + `$`)
 
