@@ -126,6 +126,14 @@ func TestSkimmerReadsToAWordBudget(t *testing.T) {
 	if got := skim("Usage: wiki page delete PAGE_ID\n\nDelete a page.\n\nNOTES\n  The page and its history are purged."); got != "Delete a page." {
 		t.Errorf("a section header ends the summary: skimmed %q", got)
 	}
+	// So does a markdown header of any name under the summary: "###
+	// Effects" is a section, not more of the summary.
+	if got := skim("**Delete a vehicle.**\n\n### Effects\n- Removes the vehicle from the fleet\n- **Cannot be undone**"); got != "Delete a vehicle." {
+		t.Errorf("a header under the summary ends it: skimmed %q", got)
+	}
+	if got := skim("## Delete a vehicle\nRemoves the vehicle from the fleet."); got != "Delete a vehicle Removes the vehicle from the fleet." {
+		t.Errorf("a title over the text is still read with it: skimmed %q", got)
+	}
 }
 
 // The sentence every tool of a world opens with is skipped, not free: a

@@ -198,8 +198,10 @@ func readStructure(desc string) []segment {
 			line = rest
 		case header && !isLabel:
 			// A header that names no section: a title, read as text but no
-			// summary.
+			// summary. Past the text's first lines ("### Effects" under the
+			// summary) it opens a section all the same: the summary ended.
 			start(roleTitle, false, false)
+			sectioned = sectioned || len(out) > 0
 			para = append(para, line)
 			flush()
 			paraRole = section
