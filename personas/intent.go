@@ -26,14 +26,15 @@ type intentWord struct {
 
 // intent is one action an agent matches tools against.
 type intent struct {
-	verb     string       // the action asked for (a key: "delet", "call off")
-	senses   []verbSense  // other actions the goal's wording says it asks for, each at its weight
-	words    []intentWord // context words, the verb excluded
-	total    float64      // the context words' weight
-	reads    bool         // the verb only asks to look something up
-	preserve bool         // keep, preserve, history, without, not…: loss cues matter
-	repeat   bool         // once, only…: repeat cues matter
-	later    bool         // "end it then", "at the end of the period": a tool that acts at once acts too early
+	verb      string       // the action asked for (a key: "delet", "call off")
+	senses    []verbSense  // other actions the goal's wording says it asks for, each at its weight
+	words     []intentWord // context words, the verb excluded
+	total     float64      // the context words' weight
+	reads     bool         // the verb only asks to look something up
+	preserve  bool         // keep, preserve, history, without, not…: loss cues matter
+	repeat    bool         // once, only…: repeat cues matter
+	later     bool         // "end it then", "at the end of the period": a tool that acts at once acts too early
+	whileOnly bool         // "for now", "so it works again": a tool that warns its action lasts or loses does it for good
 	// otherObject, per tool (nil: none), says the tool acts on another
 	// record type than the goal's, one the goal does not name: it does
 	// the action to the wrong thing.
@@ -996,9 +997,9 @@ var temporaryVerbs = stemSet("pause", "suspend", "disable", "hold", "deactivate"
 
 // forAWhile says a stop is meant to last only a while: "for now", "for
 // two months", "temporarily", "turn it back on", "pick it up again", "come
-// back", "put it back into service". Not "until" ("let it run until the period ends, then end it" ends
+// back", "put it back into service", "it should just work again". Not "until" ("let it run until the period ends, then end it" ends
 // it for good) and not "later".
-var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|come\s+back|be\s+back|resume\b|over\s+the\s+(?:weekend|holidays?|break|night)|overnight|(?:need|want)\s+(?:it|them)\s+back|back\s+(?:in|into|on)(?:\s+to)?\s+(?:service|use|operation|production|rotation|sale|the\s+(?:road|air|market|shelves?)))`)
+var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|(?:work|works|run|runs|function|operate|count)\s+again|come\s+back|be\s+back|resume\b|over\s+the\s+(?:weekend|holidays?|break|night)|overnight|(?:need|want)\s+(?:it|them)\s+back|back\s+(?:in|into|on)(?:\s+to)?\s+(?:service|use|operation|production|rotation|sale|the\s+(?:road|air|market|shelves?)))`)
 
 // saysForAWhile: a clause of the goal says the stop is for a while. A
 // clause that states how things have been ("the build has been stuck for
@@ -1032,7 +1033,7 @@ func (in *intent) readForAWhile(text string) {
 	if !stoppingVerbs[in.verb] || !saysForAWhile(text) {
 		return
 	}
-	in.preserve = true
+	in.preserve, in.whileOnly = true, true
 	for _, k := range slices.Sorted(maps.Keys(temporaryVerbs)) {
 		in.addSense(k, temporaryWeight)
 	}

@@ -1520,3 +1520,36 @@ func TestLightVerbAndParticleAreTheAction(t *testing.T) {
 		}
 	}
 }
+
+// "Stop the permit being valid until they pay up; once they do it should
+// just work again" is a stop for a while: the reversible stops are its
+// senses, and a tool that says its action lasts or loses ("Revoke a permit
+// for good … it can never be reinstated") does the stop another way than
+// the one asked, its action match halved as a tool that acts at once is
+// for a later action.
+func TestWorkAgainIsForAWhileAndForGoodIsNot(t *testing.T) {
+	if !saysForAWhile("stop the permit being valid until they pay up, but once they do it should just work again") {
+		t.Error(`"it should just work again" should say the stop is for a while`)
+	}
+	tools := []rtool{
+		{name: "revoke_permit", kind: "custom", text: "Revoke a permit for good: it stops being valid at once and can never be reinstated."},
+		{name: "suspend_permit", kind: "custom", text: "Suspend a permit."},
+	}
+	literal := Builtin().Get("literal")
+	action := func(goal string) float64 {
+		t.Helper()
+		_, m, g := readerScores(t, goal, tools, "", literal)
+		for _, p := range m.Explain(literal, g) {
+			if p.Tool == "revoke_permit" {
+				return p.Action
+			}
+		}
+		t.Fatal("no revoke_permit")
+		return 0
+	}
+	plain := action("The payment for permit P-1 bounced: stop the permit being valid")
+	while := action("The payment for permit P-1 bounced: stop the permit being valid until they pay up, but once they do it should just work again")
+	if plain <= 0 || while > plain/2+1e-9 {
+		t.Errorf("revoke for good: action %.3f for a stop for a while, want at most half of %.3f", while, plain)
+	}
+}

@@ -168,6 +168,13 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		if a > 0 && in.otherObject != nil && in.otherObject[ti] {
 			a *= otherObjectWeight
 		}
+		// "Until they pay up … it should just work again" is no revoke
+		// "for good": a tool that warns its action lasts or loses what
+		// it acts on does the stop another way than the one asked, as a
+		// tool that acts at once does a later action.
+		if in.whileOnly && a > 0 && rd.views[ti][lv].cues[cuePreserveWarn] > 0 {
+			a *= nowForLater
+		}
 		acts[i] = a
 	}
 	// others is how surely another candidate than i does the goal's action.
