@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A goal's intent is read as one or more actions: "Return the lamp I
@@ -26,19 +27,26 @@ type intentWord struct {
 
 // intent is one action an agent matches tools against.
 type intent struct {
-	verb      string       // the action asked for (a key: "delet", "call off")
-	senses    []verbSense  // other actions the goal's wording says it asks for, each at its weight
-	words     []intentWord // context words, the verb excluded
-	total     float64      // the context words' weight
-	reads     bool         // the verb only asks to look something up
-	preserve  bool         // keep, preserve, history, without, not…: loss cues matter
-	repeat    bool         // once, only…: repeat cues matter
-	later     bool         // "end it then", "at the end of the period": a tool that acts at once acts too early
-	whileOnly bool         // "for now", "so it works again": a tool that warns its action lasts or loses does it for good
+	verb     string       // the action asked for (a key: "delet", "call off")
+	senses   []verbSense  // other actions the goal's wording says it asks for, each at its weight
+	words    []intentWord // context words, the verb excluded
+	total    float64      // the context words' weight
+	reads    bool         // the verb only asks to look something up
+	preserve bool         // keep, preserve, history, without, not…: loss cues matter
+	repeat   bool         // once, only…: repeat cues matter
+	later    bool         // "end it then", "at the end of the period": a tool that acts at once acts too early
+	// lasting: the goal asks for the action to last ("get rid of it for
+	// good", "revoke it permanently"): that a tool's action lasts is no
+	// warning to it.
+	lasting   bool
+	whileOnly bool // "for now", "so it works again": a tool that warns its action lasts or loses does it for good
 	// otherObject, per tool (nil: none), says the tool acts on another
 	// record type than the goal's, one the goal does not name: it does
 	// the action to the wrong thing.
 	otherObject []bool
+	// erasesKept, per tool (nil: none), says the goal keeps its target
+	// ("keep it on file") and the tool deletes records of its type.
+	erasesKept []bool
 	// manner are the stems of the goal's -ly adverbs ("privately",
 	// "permanently"): how it wants the action done.
 	manner []string
@@ -562,12 +570,13 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			}
 		}
 	}
-	negated, kept := negatedWords(text), keptWords(text)
+	negated, kept, lasting := negatedWords(text), keptWords(text), saysLasting(text)
 	out := make([]intent, len(verbs))
 	for i, v := range verbs {
 		out[i] = newIntent(words, v)
 		out[i].dropNegated(negated)
 		out[i].markKept(kept)
+		out[i].lasting = lasting
 		for _, s := range wordingSenses[v] {
 			out[i].addSense(s, wordingSenseWeight)
 		}
@@ -700,6 +709,30 @@ func particlePhrase(first []string, isAction func(string) bool) string {
 	}
 	return ""
 }
+
+// saysLasting reports whether a goal asks for its action to last: one of
+// the permanence words a tool's loss warning may use ("for good",
+// "permanently", "forever"), not negated ("not permanently").
+func saysLasting(text string) bool {
+	seq := stems(text)
+	for _, p := range lastingStems() {
+		for i := 0; i+len(p) <= len(seq); i++ {
+			if slices.Equal(seq[i:i+len(p)], p) && !(i >= 1 && cueNegations[seq[i-1]]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var lastingStems = sync.OnceValue(func() [][]string {
+	var out [][]string
+	for t := range permanence {
+		out = append(out, stems(t))
+	}
+	slices.SortFunc(out, func(a, b []string) int { return strings.Compare(strings.Join(a, " "), strings.Join(b, " ")) })
+	return out
+})
 
 // keptObject is what a goal says to keep, to the clause's end: "but keep
 // their account and grades", "keep the contact record so that …".

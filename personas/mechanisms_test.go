@@ -1553,3 +1553,42 @@ func TestWorkAgainIsForAWhileAndForGoodIsNot(t *testing.T) {
 		t.Errorf("revoke for good: action %.3f for a stop for a while, want at most half of %.3f", while, plain)
 	}
 }
+
+// "Get rid of it for good so it can never be switched back on, but keep it
+// on file": the goal keeps its target, so a tool that deletes records of
+// its type does not match whatever the verb says, and the end that keeps
+// the record (cancel: void, revoke) is a sense; it asks for the action to
+// last, so a tool's "for good" is no warning to it and a pause is half a
+// match.
+func TestKeepItOnFileAndForGood(t *testing.T) {
+	if !saysLasting("get rid of it for good") || saysLasting("take it down for now") || saysLasting("it is not permanent") {
+		t.Error("saysLasting: want true for 'for good', false for 'for now' and 'not permanent'")
+	}
+	tools := []rtool{
+		{name: "delete_permit", kind: "delete", text: "Delete a permit and its history."},
+		{name: "revoke_permit", kind: "custom", text: "Revoke a permit for good; it stays on file."},
+		{name: "suspend_permit", kind: "custom", text: "Suspend a permit until it is reinstated."},
+	}
+	careful := Builtin().Get("careful")
+	const goal = "Permit P-1 was got by fraud: get rid of it for good so it can never be used again, but keep it on file for the investigation"
+	parts := func(goal string) map[string]ScoreParts {
+		t.Helper()
+		_, m, g := readerScores(t, goal, tools, "", careful)
+		out := map[string]ScoreParts{}
+		for _, p := range m.Explain(careful, g) {
+			out[p.Tool] = p
+		}
+		return out
+	}
+	kept, plain := parts(goal), parts("Permit P-1 was got by fraud: get rid of it")
+	if kept["delete_permit"].Action != 0 || plain["delete_permit"].Action <= 0 {
+		t.Errorf("delete_permit action %.3f when the goal keeps it on file (want 0), %.3f when it does not (want > 0)",
+			kept["delete_permit"].Action, plain["delete_permit"].Action)
+	}
+	if kept["revoke_permit"].Action <= 0 {
+		t.Errorf("revoke_permit action %.3f: an end that keeps the record should match", kept["revoke_permit"].Action)
+	}
+	if kept["revoke_permit"].Cues < 0 {
+		t.Errorf("revoke_permit cues %.3f: 'for good' is what the goal asks, no warning", kept["revoke_permit"].Cues)
+	}
+}

@@ -359,6 +359,14 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	otherObject, manner := otherObjects(w, g, plain), mannerAdverbs(plain)
 	for i := range gv.actions {
 		gv.actions[i].otherObject, gv.actions[i].manner = otherObject, manner
+		if gv.actions[i].erasesKept = erasesKept(m, g, plain); gv.actions[i].erasesKept != nil {
+			// "Get rid of it for good, but keep it on file": to end it
+			// and keep the record is to cancel it (void it, revoke it).
+			gv.actions[i].preserve = true
+			for _, k := range []string{key("cancel")} {
+				gv.actions[i].addSense(k, keptEndWeight)
+			}
+		}
 		gv.actions[i].addContext(known)
 		gv.actions[i].readForAWhile(g.Intent)
 		gv.actions[i].preserve = gv.actions[i].preserve || getBack.MatchString(g.Intent)

@@ -2,6 +2,7 @@ package personas
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -83,6 +84,35 @@ func otherObjects(w *engine.World, g *engine.Goal, plain string) []bool {
 	}
 	return out
 }
+
+// keepItOnFile is a goal that says to keep its target itself: "but keep it
+// on file for the investigation", "keep them in the system", "keep the
+// record".
+var keepItOnFile = regexp.MustCompile(`(?i)\b(?:keep|retain|preserve)\s+(?:it|them|the\s+record|their\s+record|its\s+record)\s+(?:on\s+(?:file|record)|in\s+(?:the|our)\s+(?:system|records?|files?|database)|for\s+(?:the\s+)?(?:records?|audit|investigation))`)
+
+// erasesKept marks, for a goal that says to keep its target ("get rid of
+// it for good … but keep it on file"), the tools that delete records of
+// the target's type: whatever the goal's verb says, erasing the record is
+// what the user ruled out, so the verb does not match them. Nil for other
+// goals.
+func erasesKept(m *Model, g *engine.Goal, plain string) []bool {
+	if g.Target == nil || !keepItOnFile.MatchString(plain) {
+		return nil
+	}
+	out := make([]bool, len(m.world.Tools))
+	for i, t := range m.world.Tools {
+		out[i] = t.Record == g.Target && t.Writes() && m.rel.inFamily(m.views[i][seeName].verb, "delete", 0.8)
+	}
+	return out
+}
+
+// pauseVerbs name actions that last only until undone: what a goal that
+// asks for its action to last ("for good") does not want.
+var pauseVerbs = stemSet("pause", "suspend", "hold")
+
+// keptEndWeight is how surely an end that keeps the record is a cancel or
+// an archive: as surely as a domain lexicon's family member.
+const keptEndWeight = 0.7
 
 // saturate counts repeated cues with diminishing weight: 1, 1.5, 1.75…
 func saturate(n float64) float64 { return 2 * (1 - math.Pow(0.5, n)) }
@@ -168,11 +198,19 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		if a > 0 && in.otherObject != nil && in.otherObject[ti] {
 			a *= otherObjectWeight
 		}
+		if a > 0 && in.erasesKept != nil && in.erasesKept[ti] {
+			a = 0 // "… but keep it on file": not deleted, whatever the verb
+		}
 		// "Until they pay up … it should just work again" is no revoke
 		// "for good": a tool that warns its action lasts or loses what
 		// it acts on does the stop another way than the one asked, as a
 		// tool that acts at once does a later action.
 		if in.whileOnly && a > 0 && rd.views[ti][lv].cues[cuePreserveWarn] > 0 {
+			a *= nowForLater
+		}
+		// And the other way: "get rid of it for good so it can never be
+		// switched back on" is not done by a pause.
+		if in.lasting && a > 0 && pauseVerbs[rd.views[ti][lv].verb] {
 			a *= nowForLater
 		}
 		acts[i] = a
@@ -208,6 +246,11 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		// A reassurance makes a fitting tool safer; it does not make an
 		// unfitting one fit. A warning lowers any tool.
 		lossWarn := v.cues[cuePreserveWarn]
+		if in.lasting {
+			// "Get rid of it for good": that the tool's action lasts is
+			// what the goal asks; only what it says is lost still warns.
+			lossWarn = math.Max(0, lossWarn-v.cues[cueLasting])
+		}
 		switch {
 		case in.preserve:
 			p.Cues += tr.Caution * (reassureWeight*saturate(v.cues[cuePreserveReassure])*gate - warnWeight*saturate(lossWarn))

@@ -79,10 +79,14 @@ const (
 	cuePreserveReassure
 	cueRepeatWarn
 	cueRepeatReassure
+	// cueLasting is the part of the loss warnings that only says the
+	// action lasts ("for good", "permanently", "cannot be undone"): no
+	// warning to a goal that asks for it to last.
+	cueLasting
 	cueKinds
 )
 
-var cueKindNames = [cueKinds]string{"loss warning", "keeps data", "repeat warning", "safe to repeat"}
+var cueKindNames = [cueKinds]string{"loss warning", "keeps data", "repeat warning", "safe to repeat", "of which lasting"}
 
 type cue struct {
 	kind  int
@@ -141,7 +145,7 @@ var negations = stemSet("not", "never", "no", "without")
 var cueNegations = stemSet("not", "never", "no", "without", "instead")
 
 // opposite maps a cue kind to the kind it becomes after a negation.
-var opposite = [cueKinds]int{cuePreserveReassure, cuePreserveWarn, cueRepeatReassure, cueRepeatWarn}
+var opposite = [cueKinds]int{cuePreserveReassure, cuePreserveWarn, cueRepeatReassure, cueRepeatWarn, cueLasting}
 
 // countCues adds the cues found in seq to counts, each at weight w. A
 // reassurance that is the sentence's action (at index action) is what the
@@ -168,6 +172,9 @@ func countCues(seq []string, action int, w float64, tc cueContext, counts *[cueK
 				continue
 			}
 			counts[kind] += w
+			if kind == cuePreserveWarn && (permanence[c.text] || c.kind == cuePreserveReassure && undoable[c.text]) {
+				counts[cueLasting] += w // "for good", "cannot be undone"
+			}
 			break // a cue counts once per text
 		}
 	}
@@ -937,6 +944,10 @@ func hasContent(words []string) bool {
 // where something is removed — by the sentence ("removed for good") or by
 // the tool itself (delete_contact's "This is permanent") — not where a
 // call makes something that lasts ("Pin a name on a commit, for good").
+// undoable are the reassurances whose negation says only that the action
+// lasts: "cannot be undone", "not reversible".
+var undoable = setOf("undo", "reversible", "recoverable", "bring back", "restore", "recover")
+
 var permanence = setOf("permanently", "permanent", "forever", "for good", "irreversible", "irreversibly",
 	"irrevocable", "irrevocably", "no way back", "no undo")
 
