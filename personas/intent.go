@@ -673,8 +673,8 @@ var negatedWord = regexp.MustCompile(`(?i)(?:\b(?:not|never|no\s+longer)|n[’']
 
 // forbidden is what a goal says must not happen, to the clause's end:
 // "their order details must not go in the public thread", "nobody is sent
-// to the shelf for that copy".
-var forbidden = regexp.MustCompile(`(?i)\b(?:(?:must|should|may|can)\s+(?:not|never)|(?:nobody|no\s+one|nothing)\s+(?:is|are|gets?|must|should|will|may)(?:\s+be)?)\s+([^.;:!?,]+)`)
+// to the shelf for that copy", "so nobody puts it back on the shelf".
+var forbidden = regexp.MustCompile(`(?i)\b(?:(?:must|should|may|can)\s+(?:not|never)|(?:nobody|no\s+one|nothing)\s+(?:is|are|gets?|must|should|will|may)(?:\s+be)?|(?:nobody|no\s+one)\s+(?:\pL+s)\b)\s+([^.;:!?,]+)`)
 
 // negatedWords are the stems of the words the goal's negations deny: the
 // word a negation denies, and all of what it forbids.

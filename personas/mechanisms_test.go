@@ -1068,6 +1068,11 @@ func TestForbiddenWordsAndNeededBack(t *testing.T) {
 	if !neg[stem("shelf")] || !neg[stem("sent")] || neg[stem("fee")] {
 		t.Errorf("forbidden words %v: want sent and shelf, not fee", neg)
 	}
+	// So does "nobody puts …", a verb with no auxiliary.
+	neg = negatedWords("Log that they have got it, so nobody puts it back on the shelf")
+	if !neg[stem("shelf")] || !neg[stem("back")] || neg[stem("log")] {
+		t.Errorf("forbidden words %v: want back and shelf, not log", neg)
+	}
 	careful := Builtin().Get("careful")
 	_, m, g := readerScores(t, "Shut down the item over the weekend; we need it back with all its data on Monday", []rtool{
 		{name: "stop_item", kind: "custom", text: "Stop an item."},
