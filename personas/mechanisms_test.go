@@ -539,10 +539,11 @@ func TestQuestionAnsweredWithAToolIsARedirect(t *testing.T) {
 // second action.
 func TestNounSubjectAndLeaveAlone(t *testing.T) {
 	for in, want := range map[string]string{
-		"Message {{knows.id}} has the on-call rota: pin it":                      "the Message {{knows.id}} has the on-call rota: pin it",
-		"Channel {{knows.id}} (#{{target.name}}) should be called #x: rename it": "the Channel {{knows.id}} (#{{target.name}}) should be called #x: rename it",
-		"Leave request {{knows.id}} was filed by mistake":                        "the Leave request {{knows.id}} was filed by mistake",
-		"Archive {{target.name}}: they left":                                     "Archive {{target.name}}: they left",
+		"Message {{knows.id}} has the on-call rota: pin it":                          "the Message {{knows.id}} has the on-call rota: pin it",
+		"Channel {{knows.id}} (#{{target.name}}) should be called #x: rename it":     "the Channel {{knows.id}} (#{{target.name}}) should be called #x: rename it",
+		"Leave request {{knows.id}} was filed by mistake":                            "the Leave request {{knows.id}} was filed by mistake",
+		"Archive {{target.name}}: they left":                                         "Archive {{target.name}}: they left",
+		"Ann is in hospital: make sure prescription {{knows.id}} doesn't get filled": "Ann is in hospital: make sure prescription {{knows.id}} doesn't get filled",
 	} {
 		if got := subjectPlaceholders(in); got != want {
 			t.Errorf("subjectPlaceholders(%q) = %q, want %q", in, got, want)

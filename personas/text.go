@@ -427,7 +427,13 @@ var clauseSubject = regexp.MustCompile(`(^|[.!?;:—–]\s*)\{\{[^{}]*\}\}(\s+\p
 func subjectPlaceholders(intent string) string {
 	// "{{host}}.{{zone}}" is one value: its dot opens no clause.
 	intent = joinedPlaceholders.ReplaceAllString(intent, "}}{{")
-	intent = nounSubject.ReplaceAllString(intent, "${1}the ${2} ${3}")
+	intent = nounSubject.ReplaceAllStringFunc(intent, func(m string) string {
+		sm := nounSubject.FindStringSubmatch(m)
+		if ensureFrame.MatchString(sm[2]) {
+			return m // "make sure prescription {{id}} doesn't get filled": a request
+		}
+		return sm[1] + "the " + sm[2] + " " + sm[3]
+	})
 	return clauseSubject.ReplaceAllString(intent, "${1}they${2}")
 }
 
