@@ -1478,14 +1478,7 @@ func TestKeptWordsCountAgainstADestroyingTool(t *testing.T) {
 	literal := Builtin().Get("literal")
 	context := func(tools []rtool) float64 {
 		t.Helper()
-		_, m, g := readerScores(t, goal, tools, "", literal)
-		for _, p := range m.Explain(literal, g) {
-			if p.Tool == "delete_user" {
-				return p.Context
-			}
-		}
-		t.Fatal("no delete_user")
-		return 0
+		return explainParts(t, goal, tools, literal)["delete_user"].Context
 	}
 	if c := context(tools); c >= 0 {
 		t.Errorf("delete_user, which removes the account and grades to keep: context %.3f, want below zero", c)
@@ -1544,14 +1537,7 @@ func TestWorkAgainIsForAWhileAndForGoodIsNot(t *testing.T) {
 	literal := Builtin().Get("literal")
 	action := func(goal string) float64 {
 		t.Helper()
-		_, m, g := readerScores(t, goal, tools, "", literal)
-		for _, p := range m.Explain(literal, g) {
-			if p.Tool == "revoke_permit" {
-				return p.Action
-			}
-		}
-		t.Fatal("no revoke_permit")
-		return 0
+		return explainParts(t, goal, tools, literal)["revoke_permit"].Action
 	}
 	plain := action("The payment for permit P-1 bounced: stop the permit being valid")
 	while := action("The payment for permit P-1 bounced: stop the permit being valid until they pay up, but once they do it should just work again")
@@ -1577,16 +1563,7 @@ func TestKeepItOnFileAndForGood(t *testing.T) {
 	}
 	careful := Builtin().Get("careful")
 	const goal = "Permit P-1 was got by fraud: get rid of it for good so it can never be used again, but keep it on file for the investigation"
-	parts := func(goal string) map[string]ScoreParts {
-		t.Helper()
-		_, m, g := readerScores(t, goal, tools, "", careful)
-		out := map[string]ScoreParts{}
-		for _, p := range m.Explain(careful, g) {
-			out[p.Tool] = p
-		}
-		return out
-	}
-	kept, plain := parts(goal), parts("Permit P-1 was got by fraud: get rid of it")
+	kept, plain := explainParts(t, goal, tools, careful), explainParts(t, "Permit P-1 was got by fraud: get rid of it", tools, careful)
 	if kept["delete_permit"].Action != 0 || plain["delete_permit"].Action <= 0 {
 		t.Errorf("delete_permit action %.3f when the goal keeps it on file (want 0), %.3f when it does not (want > 0)",
 			kept["delete_permit"].Action, plain["delete_permit"].Action)

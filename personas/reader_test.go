@@ -71,6 +71,17 @@ func readerScores(t *testing.T, intent string, tools []rtool, lexicon string, p 
 	return m.Scores(p, g), m, g
 }
 
+// explainParts is each tool's score parts for persona p's first choice.
+func explainParts(t *testing.T, intent string, tools []rtool, p *Persona) map[string]ScoreParts {
+	t.Helper()
+	_, m, g := readerScores(t, intent, tools, "", p)
+	out := map[string]ScoreParts{}
+	for _, sp := range m.Explain(p, g) {
+		out[sp.Tool] = sp
+	}
+	return out
+}
+
 // prefers asserts that persona p picks tool a more often than tool b.
 func prefers(t *testing.T, what, intent string, tools []rtool, lexicon, persona, a, b string) {
 	t.Helper()
