@@ -110,8 +110,10 @@ func erasesKept(m *Model, g *engine.Goal, plain string) []bool {
 // asks for its action to last ("for good") does not want.
 var pauseVerbs = stemSet("pause", "suspend", "hold")
 
-// keptEndWeight is how surely an end that keeps the record is a cancel or
-// an archive: as surely as a domain lexicon's family member.
+// keptEndWeight is how surely an end that keeps the record is a cancel
+// (and through the domain lexicon a void or a revoke): as surely as a
+// domain lexicon's family member. Archive was tried too: it sent readers to
+// suspend_permit, which the lexicon puts with hiding.
 const keptEndWeight = 0.7
 
 // saturate counts repeated cues with diminishing weight: 1, 1.5, 1.75…
@@ -233,8 +235,9 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		p.Tool = m.world.Tools[ti].Name
 		a := acts[i]
 		p.Action = a
-		// A tool that warns it destroys, for a goal that keeps: the words
-		// it shares with what the goal keeps are what it would destroy.
+		// A tool that warns it destroys and promises to keep nothing, for
+		// a goal that keeps: the words it shares with what the goal keeps
+		// are what it would destroy.
 		p.Context = contextMatch(in, tm, lit, (in.preserve || !destroys) && v.cues[cuePreserveWarn] > 0 && v.cues[cuePreserveReassure] == 0)
 		gate := math.Max(a, 0)
 		confidence = math.Max(confidence, gate)
