@@ -1451,6 +1451,12 @@ func TestSkimmerReadsOnToPassAKey(t *testing.T) {
 	if po := paramOnly.run(t, adviceEpisodes, middlingReader); po.class["double_refund"] != p.class["double_refund"] {
 		t.Errorf("skimmer, key asked for by the parameter doc only: double refunds %d, want %d as with no advice", po.class["double_refund"], p.class["double_refund"])
 	}
+	// A key the tool supports is one to pass: "Supports the
+	// Idempotency-Key header (idempotency_key)" says no verb of passing.
+	supports := variant("Refund money from a charge back to the card, in full or in part, by the original payment method. Supports the Idempotency-Key header (idempotency_key).", "An idempotency key.")
+	if ad := supports.m.advice.at(1, readOn); !ad.says(adviceKey) || ad.keyParam != "idempotency_key" {
+		t.Errorf("a key the tool supports: advice %07b, key %q, want key advice for idempotency_key", ad.has, ad.keyParam)
+	}
 	habit := derive("keyless_reader", middlingReader.Traits, func(t *Traits) { t.Retry.IgnoreKeyAdvice = true })
 	if h := second.run(t, adviceEpisodes, habit); h.class["double_refund"] != p.class["double_refund"] {
 		t.Errorf("agent that ignores key advice: double refunds %d, want %d as with no advice", h.class["double_refund"], p.class["double_refund"])
