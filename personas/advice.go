@@ -206,15 +206,15 @@ func readAdvice(m *Model, descriptions map[string]string) *adviceTable {
 		first := m.views[i][seeFirst].seen
 		all := sentences(text)
 		for _, s := range all {
-			lvs := description
+			lvs := restOfText
 			if slices.Contains(first, s) {
-				lvs = firstAndEverything
+				lvs = everyTextView
 			}
 			r.sentence(i, lvs, s, nil)
 		}
 		for _, s := range first {
 			if !slices.Contains(all, s) {
-				r.sentence(i, skimmer, s, nil)
+				r.sentence(i, skimmedOnly, s, nil)
 			}
 		}
 		for _, p := range t.Params {
@@ -230,10 +230,14 @@ func readAdvice(m *Model, descriptions map[string]string) *adviceTable {
 }
 
 var (
-	everything         = []attentionLevel{seeEverything}
-	description        = []attentionLevel{seeEverything, readOn}
-	skimmer            = []attentionLevel{seeFirst, readOn}
-	firstAndEverything = []attentionLevel{seeFirst, seeEverything, readOn}
+	// The advice views a sentence of a tool's text is read into: a
+	// parameter's doc only by a reader of everything; the description
+	// also by a skimmer that reads on; a sentence a skimmer's first look
+	// takes in, by every reader of text.
+	everything    = []attentionLevel{seeEverything}
+	restOfText    = []attentionLevel{seeEverything, readOn}
+	skimmedOnly   = []attentionLevel{seeFirst, readOn}
+	everyTextView = []attentionLevel{seeFirst, seeEverything, readOn}
 )
 
 type adviceReader struct {

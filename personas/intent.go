@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // A goal's intent is read as one or more actions: "Return the lamp I
@@ -710,33 +709,23 @@ func particlePhrase(first []string, isAction func(string) bool) string {
 	return ""
 }
 
-// saysLasting reports whether a goal asks for its action to last: one of
-// the permanence words a tool's loss warning may use ("for good",
-// "permanently", "forever"), not negated ("not permanently").
+// saysLasting reports whether a goal asks for its action to last: it says
+// what a tool's loss warning counts as lasting ("for good", "permanently",
+// "it can never be undone"), not negated ("not permanently").
 func saysLasting(text string) bool {
-	seq := stems(text)
-	for _, p := range lastingStems() {
-		for i := 0; i+len(p) <= len(seq); i++ {
-			if slices.Equal(seq[i:i+len(p)], p) && !(i >= 1 && cueNegations[seq[i-1]]) {
-				return true
-			}
-		}
-	}
-	return false
+	var counts [cueKinds]float64
+	countCues(stems(text), -1, 1, cueContext{removes: true}, &counts)
+	return counts[cueLasting] > 0
 }
-
-var lastingStems = sync.OnceValue(func() [][]string {
-	var out [][]string
-	for t := range permanence {
-		out = append(out, stems(t))
-	}
-	slices.SortFunc(out, func(a, b []string) int { return strings.Compare(strings.Join(a, " "), strings.Join(b, " ")) })
-	return out
-})
 
 // keptObject is what a goal says to keep, to the clause's end: "but keep
 // their account and grades", "keep the contact record so that …".
 var keptObject = regexp.MustCompile(`(?i)\b(?:keep|keeping|retain|retaining|preserve|preserving)\s+([^.;:!?,]+?)(?:\s+(?:so|because|since|as|until|while|for|in case|when|if)\b|[.;:!?,]|$)`)
+
+// keepItOnFile is a goal that says to keep its target itself: "but keep it
+// on file for the investigation", "keep them in the system", "keep the
+// record".
+var keepItOnFile = regexp.MustCompile(`(?i)\b(?:keep|retain|preserve)\s+(?:it|them|the\s+record|their\s+record|its\s+record)\s+(?:on\s+(?:file|record)|in\s+(?:the|our)\s+(?:system|records?|files?|database)|for\s+(?:the\s+)?(?:records?|audit|investigation))`)
 
 // keptWords are the stems of the nouns a goal says to keep ("keep their
 // account and grades": account, grade), not its pronouns ("keep it") or
@@ -745,11 +734,11 @@ func keptWords(text string) map[string]bool {
 	var out map[string]bool
 	for _, m := range keptObject.FindAllStringSubmatch(text, -1) {
 		ws := splitWords(m[1])
-		if len(ws) == 0 || keptPronoun[lower(ws[0])] {
+		if len(ws) == 0 || keptNoThing[lower(ws[0])] {
 			continue // "keep it registered": a state, not a thing
 		}
 		for _, w := range ws {
-			if lw := lower(w); !stopWords[lw] && !keptPronoun[lw] {
+			if lw := lower(w); !stopWords[lw] && !keptNoThing[lw] {
 				if out == nil {
 					out = map[string]bool{}
 				}
@@ -760,7 +749,10 @@ func keptWords(text string) map[string]bool {
 	return out
 }
 
-var keptPronoun = setOf("it", "them", "this", "that", "these", "those", "everything", "all", "both", "one", "track", "going", "on", "up", "in", "out", "running", "open", "active")
+// keptNoThing are words after "keep" that name no thing to keep: pronouns
+// (the thing is the target, or said elsewhere), "keep track", and the
+// words of a state ("keep it running", "keep it open").
+var keptNoThing = setOf("it", "them", "this", "that", "these", "those", "everything", "all", "both", "one", "track", "going", "on", "up", "in", "out", "running", "open", "active")
 
 // markKept marks the context words the goal says to keep.
 func (in *intent) markKept(kept map[string]bool) {

@@ -462,7 +462,7 @@ func TestSkimmerReadsPastOpenAPIMetadata(t *testing.T) {
 // "For good" on a tool that makes something lasting is no loss warning;
 // on a tool that removes, or beside a removal, it is.
 func TestPermanenceWarnsOnlyOfRemoval(t *testing.T) {
-	warns := func(name, text string) float64 {
+	cuesOf := func(name, text string) [cueKinds]float64 {
 		w, err := engine.Parse("p.yaml", []byte(`world: p
 version: 1
 seed: 1
@@ -488,8 +488,9 @@ goals:
 		if err != nil {
 			t.Fatal(err)
 		}
-		return newModel(t, w, "v").views[0][seeEverything].cues[cuePreserveWarn]
+		return newModel(t, w, "v").views[0][seeEverything].cues
 	}
+	warns := func(name, text string) float64 { return cuesOf(name, text)[cuePreserveWarn] }
 	if n := warns("create_tag", "Pin a fixed name on a commit, for good."); n != 0 {
 		t.Errorf("a tag pinned for good: loss warning %.2f, want none", n)
 	}
@@ -498,6 +499,11 @@ goals:
 	}
 	if n := warns("reset_branch", "The commits after it are thrown out for good."); n == 0 {
 		t.Error("'thrown out for good' is no loss warning")
+	}
+	// What lasts is counted apart ("of which lasting"), in every kind of
+	// sentence: here one that describes another action.
+	if c := cuesOf("delete_tag", "Delete a tag. To only hide it instead, rename it: a tag removed here is gone for good."); c[cueLasting] == 0 || c[cueLasting] > c[cuePreserveWarn] {
+		t.Errorf("'gone for good' in a sentence about another action: lasting %.2f of loss warnings %.2f, want some and no more", c[cueLasting], c[cuePreserveWarn])
 	}
 }
 
@@ -1520,7 +1526,10 @@ func TestRatherThanThisSendsToTheOther(t *testing.T) {
 func TestLightVerbAndParticleAreTheAction(t *testing.T) {
 	r := newRelater(nil)
 	for _, g := range []string{"take it out of use for tonight", "Table 4 is broken: take it out, but keep it in the plan"} {
-		if ins := parseIntent(g, r.isAction, r); len(ins) == 0 || ins[0].verb != key("take out") {
+		ins := parseIntent(g, r.isAction, r)
+		if len(ins) == 0 {
+			t.Errorf("%q: no action read, want take out", g)
+		} else if ins[0].verb != key("take out") {
 			t.Errorf("%q: verb %q, want take out", g, ins[0].verb)
 		}
 	}
@@ -1559,13 +1568,14 @@ func TestWorkAgainIsForAWhileAndForGoodIsNot(t *testing.T) {
 // last, so a tool's "for good" is no warning to it and a pause is half a
 // match.
 func TestKeepItOnFileAndForGood(t *testing.T) {
-	if !saysLasting("get rid of it for good") || saysLasting("take it down for now") || saysLasting("it is not permanent") {
-		t.Error("saysLasting: want true for 'for good', false for 'for now' and 'not permanent'")
+	if !saysLasting("get rid of it for good") || !saysLasting("end it so that it can never be undone") ||
+		saysLasting("take it down for now") || saysLasting("it is not permanent") {
+		t.Error("saysLasting: want true for 'for good' and 'never be undone', false for 'for now' and 'not permanent'")
 	}
 	tools := []rtool{
 		{name: "delete_permit", kind: "delete", text: "Delete a permit and its history."},
 		{name: "revoke_permit", kind: "custom", text: "Revoke a permit for good; it stays on file."},
-		{name: "suspend_permit", kind: "custom", text: "Suspend a permit until it is reinstated."},
+		{name: "suspend_permit", kind: "custom", text: "Suspend a permit until it is reinstated. Use this to stop a permit working."},
 	}
 	careful := Builtin().Get("careful")
 	const goal = "Permit P-1 was got by fraud: get rid of it for good so it can never be used again, but keep it on file for the investigation"
@@ -1573,6 +1583,12 @@ func TestKeepItOnFileAndForGood(t *testing.T) {
 	if kept["delete_permit"].Action != 0 || plain["delete_permit"].Action <= 0 {
 		t.Errorf("delete_permit action %.3f when the goal keeps it on file (want 0), %.3f when it does not (want > 0)",
 			kept["delete_permit"].Action, plain["delete_permit"].Action)
+	}
+	if kept["delete_permit"].Adjusted != whyErasesKept {
+		t.Errorf("delete_permit: adjusted %q, want %q for explain to show", kept["delete_permit"].Adjusted, whyErasesKept)
+	}
+	if s := kept["suspend_permit"]; s.Action <= 0 || s.Adjusted != whyPause {
+		t.Errorf("suspend_permit for a goal that asks for good: action %.3f, adjusted %q, want a halved match and %q", s.Action, s.Adjusted, whyPause)
 	}
 	if kept["revoke_permit"].Action <= 0 {
 		t.Errorf("revoke_permit action %.3f: an end that keeps the record should match", kept["revoke_permit"].Action)

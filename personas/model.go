@@ -356,16 +356,14 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	known := knownValueWords(g.Intent)
 	isField := func(name string) bool { return g.Target != nil && g.Target.Field(name) != nil }
 	plain := removePlaceholders(g.Intent)
-	otherObject, manner := otherObjects(w, g, plain), mannerAdverbs(plain)
+	otherObject, manner, erases := otherObjects(w, g, plain), mannerAdverbs(plain), erasesKept(m, g, plain)
 	for i := range gv.actions {
-		gv.actions[i].otherObject, gv.actions[i].manner = otherObject, manner
-		if gv.actions[i].erasesKept = erasesKept(m, g, plain); gv.actions[i].erasesKept != nil {
+		gv.actions[i].otherObject, gv.actions[i].manner, gv.actions[i].erasesKept = otherObject, manner, erases
+		if erases != nil {
 			// "Get rid of it for good, but keep it on file": to end it
 			// and keep the record is to cancel it (void it, revoke it).
 			gv.actions[i].preserve = true
-			for _, k := range []string{key("cancel")} {
-				gv.actions[i].addSense(k, keptEndWeight)
-			}
+			gv.actions[i].addSense(key("cancel"), keptEndWeight)
 		}
 		gv.actions[i].addContext(known)
 		gv.actions[i].readForAWhile(g.Intent)

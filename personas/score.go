@@ -2,7 +2,6 @@ package personas
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -85,11 +84,6 @@ func otherObjects(w *engine.World, g *engine.Goal, plain string) []bool {
 	return out
 }
 
-// keepItOnFile is a goal that says to keep its target itself: "but keep it
-// on file for the investigation", "keep them in the system", "keep the
-// record".
-var keepItOnFile = regexp.MustCompile(`(?i)\b(?:keep|retain|preserve)\s+(?:it|them|the\s+record|their\s+record|its\s+record)\s+(?:on\s+(?:file|record)|in\s+(?:the|our)\s+(?:system|records?|files?|database)|for\s+(?:the\s+)?(?:records?|audit|investigation))`)
-
 // erasesKept marks, for a goal that says to keep its target ("get rid of
 // it for good … but keep it on file"), the tools that delete records of
 // the target's type: whatever the goal's verb says, erasing the record is
@@ -115,6 +109,65 @@ var pauseVerbs = stemSet("pause", "suspend", "hold")
 // domain lexicon's family member. Archive was tried too: it sent readers to
 // suspend_permit, which the lexicon puts with hiding.
 const keptEndWeight = 0.7
+
+// Why an action match was changed from what the text's words give, as
+// explain shows it.
+const (
+	whyDenied      = "a redirect's purpose describes the goal: the text says it is not for this"
+	whyAtOnce      = "acts at once, for a goal that asks for later: halved"
+	whyOtherRecord = "acts on another record type than the goal's, one the goal does not name: halved"
+	whyErasesKept  = "deletes the record the goal says to keep: no match"
+	whyLasts       = "says its action lasts or loses, for a stop for a while: halved"
+	whyPause       = "a pause, for a goal that asks for good: halved"
+)
+
+// adjustedAction is how surely tool ti does the goal's action, for a
+// reader at level lv: the verb's match in its text, then what the goal's
+// constraints make of it, with the reason of the last change ("" for
+// none).
+func (m *Model) adjustedAction(rd *reading, ti int, lv attentionLevel, isCand func(int) bool, tr Traits) (float64, string) {
+	in, v := &rd.in, &rd.views[ti][lv]
+	a, why := actionMatch(&rd.tools[ti][lv], tr.Literalness), ""
+	// "To change the plan, use update_subscription" on a tool says that
+	// tool is not how to change the plan: for a goal the redirect's
+	// purpose describes, it is a denial, as "not for changing a plan" is,
+	// and wins over a weaker match of the verb.
+	if d := m.redirectDenial(rd, ti, lv, isCand, tr); d > 0 && d >= math.Max(a, 0) {
+		a, why = -d, whyDenied
+	}
+	if a <= 0 {
+		return a, why
+	}
+	switch {
+	case in.erasesKept != nil && in.erasesKept[ti]:
+		// "… but keep it on file": not deleted, whatever the verb.
+		return 0, whyErasesKept
+	case in.later && v.now > 0:
+		// "End it then", "at the end of the period": a tool that says
+		// it acts at once ("ends the subscription immediately") does the
+		// action at another time than the one asked, which is not the
+		// same action — not only a risk the cautious weigh (the cue).
+		a, why = a*nowForLater, whyAtOnce
+	}
+	// "Take the van off the road" is no hold of a delivery: a tool that
+	// acts on another kind of record than the goal's, one the goal does
+	// not name, does the action to the wrong thing.
+	if in.otherObject != nil && in.otherObject[ti] {
+		a, why = a*otherObjectWeight, whyOtherRecord
+	}
+	// "Until they pay up … it should just work again" is no revoke "for
+	// good": a tool that warns its action lasts or loses what it acts on
+	// does the stop another way than the one asked, as a tool that acts
+	// at once does a later action; and the other way, "get rid of it for
+	// good so it can never be switched back on" is not done by a pause.
+	if in.whileOnly && v.cues[cuePreserveWarn] > 0 {
+		a, why = a*nowForLater, whyLasts
+	}
+	if in.lasting && pauseVerbs[v.verb] {
+		a, why = a*nowForLater, whyPause
+	}
+	return a, why
+}
 
 // saturate counts repeated cues with diminishing weight: 1, 1.5, 1.75…
 func saturate(n float64) float64 { return 2 * (1 - math.Pow(0.5, n)) }
@@ -152,6 +205,10 @@ type ScoreParts struct {
 	Promo    float64 `json:"promo"`    // credulity × promotional cues
 	Order    float64 `json:"order"`    // order_bias × the tool's place in the list
 	Score    float64 `json:"score"`
+	// Adjusted says why the action is not the verb's match as the text
+	// has it ("acts on another record type than the goal's"), "" when it
+	// is.
+	Adjusted string  `json:"adjusted,omitempty"`
 	P        float64 `json:"p"` // probability of being chosen first
 }
 
@@ -179,43 +236,8 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 	isCand := pos0(cands)
 	acts := make([]float64, len(cands))
 	for i, ti := range cands {
-		a := actionMatch(&rd.tools[ti][lv], lit)
-		// "To change the plan, use update_subscription" on a tool says
-		// that tool is not how to change the plan: for a goal the
-		// redirect's purpose describes, it is a denial, as "not for
-		// changing a plan" is, and wins over a weaker match of the verb.
-		if d := m.redirectDenial(rd, ti, lv, isCand, tr); d > 0 && d >= math.Max(a, 0) {
-			a = -d
-		}
-		// "End it then", "at the end of the period": a tool that says it
-		// acts at once ("ends the subscription immediately") does the
-		// action at another time than the one asked, which is not the
-		// same action — not only a risk the cautious weigh (the cue below).
-		if in.later && a > 0 && rd.views[ti][lv].now > 0 {
-			a *= nowForLater
-		}
-		// "Take the van off the road" is no hold of a delivery: a tool
-		// that acts on another kind of record than the goal's, one the
-		// goal does not name, does the action to the wrong thing.
-		if a > 0 && in.otherObject != nil && in.otherObject[ti] {
-			a *= otherObjectWeight
-		}
-		if a > 0 && in.erasesKept != nil && in.erasesKept[ti] {
-			a = 0 // "… but keep it on file": not deleted, whatever the verb
-		}
-		// "Until they pay up … it should just work again" is no revoke
-		// "for good": a tool that warns its action lasts or loses what
-		// it acts on does the stop another way than the one asked, as a
-		// tool that acts at once does a later action.
-		if in.whileOnly && a > 0 && rd.views[ti][lv].cues[cuePreserveWarn] > 0 {
-			a *= nowForLater
-		}
-		// And the other way: "get rid of it for good so it can never be
-		// switched back on" is not done by a pause.
-		if in.lasting && a > 0 && pauseVerbs[rd.views[ti][lv].verb] {
-			a *= nowForLater
-		}
-		acts[i] = a
+		a, why := m.adjustedAction(rd, ti, lv, isCand, tr)
+		acts[i], parts[i].Adjusted = a, why
 	}
 	// others is how surely another candidate than i does the goal's action.
 	others := func(i int) float64 {

@@ -671,6 +671,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 		var warn [cueKinds]float64
 		countCues(seq, -1, w, v.cueContext(), &warn)
 		v.cues[cuePreserveWarn] += warn[cuePreserveWarn]
+		v.cues[cueLasting] += warn[cueLasting]
 		v.cues[cueRepeatWarn] += warn[cueRepeatWarn]
 		return nil
 	}
@@ -944,12 +945,12 @@ func hasContent(words []string) bool {
 // where something is removed — by the sentence ("removed for good") or by
 // the tool itself (delete_contact's "This is permanent") — not where a
 // call makes something that lasts ("Pin a name on a commit, for good").
+var permanence = setOf("permanently", "permanent", "forever", "for good", "irreversible", "irreversibly",
+	"irrevocable", "irrevocably", "no way back", "no undo")
+
 // undoable are the reassurances whose negation says only that the action
 // lasts: "cannot be undone", "not reversible".
 var undoable = setOf("undo", "reversible", "recoverable", "bring back", "restore", "recover")
-
-var permanence = setOf("permanently", "permanent", "forever", "for good", "irreversible", "irreversibly",
-	"irrevocable", "irrevocably", "no way back", "no undo")
 
 // removalStems are words that say something is removed or lost.
 var removalStems = stemSet("delete", "deleted", "remove", "removed", "erase", "erased", "destroy", "destroyed", "purge",

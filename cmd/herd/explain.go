@@ -259,6 +259,9 @@ func writeToolExplanation(w io.Writer, t personas.ToolExplanation) {
 	} else {
 		fmt.Fprintln(w, "          verb: not matched")
 	}
+	if t.Parts.Adjusted != "" {
+		fmt.Fprintf(w, "          action: %s\n", t.Parts.Adjusted)
+	}
 	for _, m := range t.Matches {
 		fmt.Fprintf(w, "          word: %s\n", wordText(m))
 	}

@@ -28,6 +28,9 @@ func TestExplainGolden(t *testing.T) {
 		{"shop-cancel_not_return-careful", []string{"explain", "mock:shop", "--goal", "cancel_not_return", "--persona", "careful"}},
 		{"email-reply_in_thread-hasty", []string{"explain", "mock:email", "--goal", "reply_in_thread", "--persona", "hasty"}},
 		{"files-remove_file-literal", []string{"explain", "mock:files", "--goal", "remove_file", "--persona", "literal"}},
+		// A world of its own, for the action lines a goal's constraints
+		// give ("keep it on file", "for good").
+		{"permits-take_away-careful", []string{"explain", filepath.Join("testdata", "explain", "permits.yaml"), "--goal", "take_away", "--persona", "careful"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
