@@ -60,10 +60,11 @@ var getBack = regexp.MustCompile(`(?i)\b(?:get|bring|have|need|want)\s+(?:it|the
 // giveAccess is access or a permission given: a grant.
 var giveAccess = regexp.MustCompile(`(?i)\bgive\s+((?:[\pL'’-]+\s+){0,3}?)((?:(?:read|write|admin|edit|view|full)[\s-]+)?(?:access|permissions?|rights))\b`)
 
-// getSomeone is "get X a table", "get me a new card": to obtain a thing
+// getSomeone is "get X a table", "get me a new card", "get one new phone
+// line": to obtain a thing
 // (for someone), which is to create it, not to look it up; "get me a list
 // of …" and its kin stay reads (infoNouns).
-var getSomeone = regexp.MustCompile(`(?i)\bget\s+(?:(?:me|us|him|her|them|\x{E000})\s+)?(an?\s+(?:new\s+)?(\pL+))`)
+var getSomeone = regexp.MustCompile(`(?i)\bget\s+(?:(?:me|us|him|her|them|\x{E000})\s+)?((?:an?|one|another)\s+(?:new\s+)?(?:\x{E000}\s+)?(\pL+))`)
 
 // infoNouns are what "get a …" reads rather than makes.
 var infoNouns = setOf("list", "copy", "summary", "report", "count", "overview", "look", "view", "sense", "picture", "breakdown", "record", "log")
@@ -272,6 +273,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	var embeddedVerbs []string    // the actions that statements reported as requests
 	allNouns := map[string]bool{} // words after a determiner: nouns, the last choice for a verb
 	inPurpose := false            // the clause before ended in a purpose ("so they can …")
+	afterKeep := false            // the clause before asked to keep something ("but keep it registered")
 	for _, cl := range cls {
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
 		embedded := false
@@ -399,10 +401,17 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			statement = true
 			continue // "settings" after "its name and": a noun, no imperative
 		}
+		if cl.joined && afterKeep && len(ws) <= 2 && len(nounsAfterDeterminers(raw)) == 0 {
+			// "keep it registered and set up": the words joined to a keep
+			// clause say more of the state to keep, no action.
+			continue
+		}
+		afterKeep = false
 		if leaveAlone.MatchString(raw) || keepClause.MatchString(raw) {
 			// "leave its wording alone", "keep it": what must not change, no
 			// action.
 			statement = false
+			afterKeep = true
 			continue
 		}
 		if !imperative(raw) || modalStatement.MatchString(raw) || nounStatement(raw, strong) {
@@ -415,8 +424,16 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// the mailing list"): it says what to do about the request, whose
 		// verb stays a sense of the instruction's.
 		reported := len(verbs) > 0 && len(verbs) == len(embeddedVerbs)
+		// "Put Ann on the guest list: issue them one ticket": when the
+		// request's verb is a light verb's phrase and the explanation's is
+		// an action an API names, the explanation says what to do; the
+		// request's verb stays a sense of it.
+		explainsWeak := false
 		if cl.explains && len(verbs) > 0 && !reported {
-			continue // a request said again after its colon
+			if !lightPhrase(verbs[len(verbs)-1]) {
+				continue // a request said again after its colon
+			}
+			explainsWeak = true
 		}
 		before := len(verbs)
 		// "Make it less noisy by changing its threshold": the request
@@ -511,6 +528,14 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		}
 		switch {
 		case len(verbs) == before:
+		case explainsWeak:
+			if k := verbs[before]; strong(k) {
+				old := verbs[before-1]
+				verbs = append(verbs[:before-1], k)
+				wordingSenses[k] = append(wordingSenses[k], old)
+			} else {
+				verbs = verbs[:before] // the request said again, in no clearer words
+			}
 		case embedded:
 			embeddedVerbs = append(embeddedVerbs, verbs[before:]...)
 		case reported && !cl.joined:
@@ -829,7 +854,7 @@ func containsWord(k, w string) bool {
 // ("Charge a customer's card", "Moves money"), not with an article or
 // pronoun ("A charge is captured once").
 func imperative(clause string) bool {
-	if opensWithSubject(clause) || subjectAndVerb(clause) {
+	if opensWithSubject(clause) || subjectAndVerb(clause) || opensWithPreposition(clause) {
 		return false
 	}
 	return actionWord(clause) != "" || startsWithContent(clause)
@@ -859,6 +884,28 @@ func nounStatement(clause string, strong func(string) bool) bool {
 }
 
 var nounPrepositions = setOf("of", "for", "from", "in", "at", "with")
+
+// lightPhrase reports whether an action key is a light or support verb,
+// alone or with its particle ("put on", "get", "take out"): words that say
+// little of what is done.
+func lightPhrase(k string) bool {
+	first, _, _ := strings.Cut(k, " ")
+	return lightVerbs[first] || intentSupportVerbs[first] || first == stem("get") || first == stem("set")
+}
+
+// opensWithPreposition reports whether a clause opens with a preposition:
+// "…, without them having to apply all over" says how, and its words are
+// no request ("without" is no verb).
+func opensWithPreposition(clause string) bool {
+	for _, f := range splitWords(clause) {
+		return clausePrepositions[lower(f)]
+	}
+	return false
+}
+
+var clausePrepositions = setOf("without", "with", "except", "including", "excluding", "besides", "despite", "via",
+	"within", "across", "against", "among", "toward", "towards", "upon", "onto", "into", "of", "from", "for", "at",
+	"in", "on", "by", "as", "like", "unlike", "than", "during", "throughout", "instead")
 
 // subjectAndVerb reports whether a clause opens with a noun phrase and a
 // finite verb ("Checkout payments are failing", "HR will fix it"): a
@@ -1001,8 +1048,12 @@ func rewriteIdioms(ws []string, senses map[string][]string) []string {
 		for i := 0; i+len(id.words) <= len(ws); i++ {
 			if slices.Equal(ws[i:i+len(id.words)], id.words) {
 				ws = append(append(append([]string(nil), ws[:i]...), id.as), ws[i+len(id.words):]...)
-				if len(id.also) > 0 && senses != nil {
+				if senses != nil {
+					// The phrase itself stays a sense: "send it back" to
+					// its submitter returns it, and an API may call that
+					// a rejection.
 					senses[id.as] = append(senses[id.as], id.also...)
+					senses[id.as] = append(senses[id.as], strings.Join(id.words, " "))
 				}
 				break
 			}
@@ -1022,9 +1073,10 @@ var temporaryVerbs = stemSet("pause", "suspend", "disable", "hold", "deactivate"
 
 // forAWhile says a stop is meant to last only a while: "for now", "for
 // two months", "temporarily", "turn it back on", "pick it up again", "come
-// back", "put it back into service", "it should just work again". Not "until" ("let it run until the period ends, then end it" ends
+// back", "until they're back", "for the next three months", "put it back
+// into service", "it should just work again". Not "until" alone ("let it run until the period ends, then end it" ends
 // it for good) and not "later".
-var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|(?:work|works|run|runs|function|operate|count)\s+again|come\s+back|be\s+back|resume\b|over\s+the\s+(?:weekend|holidays?|break|night)|overnight|(?:need|want)\s+(?:it|them)\s+back|back\s+(?:in|into|on)(?:\s+to)?\s+(?:service|use|operation|production|rotation|sale|the\s+(?:road|air|market|shelves?)))`)
+var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s+being|(?:a|an|one|two|three|four|six|several|a\s+few|some)\s+(?:days?|weeks?|months?|hours?)|the\s+next\s+(?:\S+\s+)?(?:days?|weeks?|months?|hours?))|temporar(?:y|ily)|back\s+on\b|(?:pick|start)\s+(?:\w+\s+)?up\s+again|(?:work|works|run|runs|function|operate|count)\s+again|come\s+back|(?:be|are|is|(?:they|we|you|he|she|it)(?:'|’)(?:re|s))\s+back\b|resume\b|over\s+the\s+(?:weekend|holidays?|break|night)|overnight|(?:need|want)\s+(?:it|them)\s+back|back\s+(?:in|into|on)(?:\s+to)?\s+(?:service|use|operation|production|rotation|sale|the\s+(?:road|air|market|shelves?)))`)
 
 // saysForAWhile: a clause of the goal says the stop is for a while. A
 // clause that states how things have been ("the build has been stuck for

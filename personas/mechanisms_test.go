@@ -1597,3 +1597,52 @@ func TestKeepItOnFileAndForGood(t *testing.T) {
 		t.Errorf("revoke_permit cues %.3f: 'for good' is what the goal asks, no warning", kept["revoke_permit"].Cues)
 	}
 }
+
+// Clauses a careful reader does not take for requests of their own, and
+// requests whose verb says little: "without …" says how; "keep it
+// registered and set up" says what to keep; after "Put Ann on the guest
+// list:", "issue them one ticket" says what to do; "get one new line"
+// obtains one; "send it back" keeps its own words as a sense.
+func TestGoalClausesReadAsACarefulPersonWould(t *testing.T) {
+	r := newRelater(nil)
+	parse := func(g string) []intent { return parseIntent(removePlaceholders(g), r.isAction, r) }
+	for _, g := range []string{
+		"The payment bounced: stop the permit being valid until they pay up, but once they do it should just work again, without them having to apply all over",
+		"Switch it off for now so it stops reporting, but keep it registered and set up; a technician will look at it next week",
+	} {
+		if ins := parse(g); len(ins) != 1 {
+			var vs []string
+			for _, in := range ins {
+				vs = append(vs, in.verb)
+			}
+			t.Errorf("%q: actions %q, want one", g, vs)
+		}
+	}
+	ins := parse("Put {{knows.holder}} ({{knows.email}}) on the guest list for event {{knows.event}}: issue them one ticket, exactly once")
+	if len(ins) != 1 || ins[0].verb != stem("issue") || !slices.ContainsFunc(ins[0].senses, func(s verbSense) bool { return s.key == key("put on") }) {
+		t.Errorf("put on the guest list: issue a ticket: got %+v, want issue with put on as a sense", ins)
+	}
+	if ins := parse("Tag the release: mark commit c_1 as version v2"); len(ins) != 1 || ins[0].verb != stem("tag") {
+		t.Errorf("a request said again after its colon: got %+v, want tag", ins)
+	}
+	if ins := parse("Get one new {{knows.country}} phone line for the sales team, exactly once"); ins[0].verb != key("create") {
+		t.Errorf("get one new line: verb %q, want create", ins[0].verb)
+	}
+	ins = parse("Report 4 is missing its receipts: send it back to Ann so they can attach them")
+	if ins[0].verb != stem("return") || !slices.ContainsFunc(ins[0].senses, func(s verbSense) bool { return s.key == key("send back") }) {
+		t.Errorf("send it back: got %+v, want return with send back as a sense", ins[0])
+	}
+}
+
+// "Until they're back on their feet", "for the next three months": a
+// stop for a while.
+func TestForAWhileReadsReturnsAndSpans(t *testing.T) {
+	for _, g := range []string{"stop their payments until they're back on their feet", "can't come in for the next \ue000 months: stop their payments"} {
+		if !saysForAWhile(g) {
+			t.Errorf("%q: not read as for a while", g)
+		}
+	}
+	if saysForAWhile("let it run until the period ends, then end it") {
+		t.Error("until alone read as for a while")
+	}
+}
