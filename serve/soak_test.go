@@ -2,6 +2,8 @@ package serve
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"os"
 	"runtime"
 	"strconv"
@@ -97,10 +99,18 @@ func TestSoakBoundedJournals(t *testing.T) {
 	// Short-lived clients: 30 calls each, every other one leaving without
 	// DELETE (the idle timeout is an hour here: eviction makes room).
 	wg.Add(1)
+	// A client that leaves without DELETE: its DELETE never reaches the
+	// server, but the client itself is closed, so that its own goroutines
+	// end and the count below is the server's.
+	noDelete := &http.Client{Transport: dropDelete{hc.Transport}}
 	go func() {
 		defer wg.Done()
 		for i := 0; ctx.Err() == nil; i++ {
-			cs, err := dialHTTP(base, hc)
+			client := hc
+			if i%2 == 1 {
+				client = noDelete
+			}
+			cs, err := dialHTTP(base, client)
 			if err != nil {
 				fail(err)
 				return
@@ -114,9 +124,7 @@ func TestSoakBoundedJournals(t *testing.T) {
 				}
 				calls.Add(1)
 			}
-			if i%2 == 0 {
-				_ = cs.Close()
-			}
+			_ = cs.Close()
 			churned.Add(1)
 		}
 	}()
@@ -192,4 +200,18 @@ func TestSoakBoundedJournals(t *testing.T) {
 	if limit := goroutines0 + 8*maxSessions; maxGoroutines > limit {
 		t.Fatalf("%d goroutines, more than %d", maxGoroutines, limit)
 	}
+}
+
+// dropDelete is a transport whose DELETE requests never leave the client:
+// a session closed through it is, to the server, one that went away.
+type dropDelete struct{ base http.RoundTripper }
+
+func (d dropDelete) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodDelete {
+		if r.Body != nil {
+			_ = r.Body.Close()
+		}
+		return nil, errors.New("DELETE dropped: the client leaves without it")
+	}
+	return d.base.RoundTrip(r)
 }
