@@ -885,13 +885,16 @@ func nounStatement(clause string, strong func(string) bool) bool {
 
 var nounPrepositions = setOf("of", "for", "from", "in", "at", "with")
 
-// lightPhrase reports whether an action key is a light or support verb,
-// alone or with its particle ("put on", "get", "take out"): words that say
-// little of what is done.
+// lightPhrase reports whether an action key is a light verb or a verb of
+// placing, alone or with its particle ("put on", "get", "take out"): words
+// that say little of what is done. ("Issue" and "file" say it: they are
+// no light verbs, though a noun after them may name the action.)
 func lightPhrase(k string) bool {
 	first, _, _ := strings.Cut(k, " ")
-	return lightVerbs[first] || intentSupportVerbs[first] || first == stem("get") || first == stem("set")
+	return lightVerbs[first] || placingVerbs[first]
 }
+
+var placingVerbs = stemSet("put", "place", "get", "set")
 
 // opensWithPreposition reports whether a clause opens with a preposition:
 // "…, without them having to apply all over" says how, and its words are
@@ -905,7 +908,7 @@ func opensWithPreposition(clause string) bool {
 
 var clausePrepositions = setOf("without", "with", "except", "including", "excluding", "besides", "despite", "via",
 	"within", "across", "against", "among", "toward", "towards", "upon", "onto", "into", "of", "from", "for", "at",
-	"in", "on", "by", "as", "like", "unlike", "than", "during", "throughout", "instead")
+	"in", "on", "by", "as", "like", "unlike", "than", "during", "throughout")
 
 // subjectAndVerb reports whether a clause opens with a noun phrase and a
 // finite verb ("Checkout payments are failing", "HR will fix it"): a
@@ -951,15 +954,17 @@ func startsWithContent(clause string) bool {
 	return false
 }
 
-// subordinateLead is a subordinate clause that opens a sentence and ends
-// at its comma: "Before sending the campaign to the whole list, send a
-// test copy to me". It says when or why; the request is the main clause
-// after the comma, so its words are context and its verbs are none.
+// subordinateLead is a subordinate clause or a prepositional phrase that
+// opens a sentence and ends at its comma: "Before sending the campaign to
+// the whole list, send a test copy to me", "For the Q3 launch, create a
+// flag", "Instead, archive it". It says when, why or how; the request is
+// the main clause after the comma, so its words are context and its verbs
+// are none.
 //
 // A conditional lead ("if the call times out, check before trying again")
 // makes its main clause a contingency: advice on how to do the request,
 // not another request.
-var subordinateLead = regexp.MustCompile(`^(?i)\s*(?:before|after|when|whenever|while|until|till|unless|if|since|because|although|though|as\s+soon\s+as|now\s+that|in\s+case|once\s+(?:the|it|they|we|you|this|that|all|a|an|our|your|their|its)\b)[^,;:]{1,100},\s*`)
+var subordinateLead = regexp.MustCompile(`^(?i)\s*(?:before|after|when|whenever|while|until|till|unless|if|since|because|although|though|as\s+soon\s+as|now\s+that|in\s+case|once\s+(?:the|it|they|we|you|this|that|all|a|an|our|your|their|its)\b|(?:without|with|for|as|on|at|by|from|during|despite|except|instead|given)\b)[^,;:]{0,100},\s*`)
 
 var conditionalLead = regexp.MustCompile(`^(?i)\s*(?:if|unless|in\s+case|whenever|should)\b`)
 

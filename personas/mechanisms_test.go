@@ -1625,6 +1625,20 @@ func TestGoalClausesReadAsACarefulPersonWould(t *testing.T) {
 	if ins := parse("Tag the release: mark commit c_1 as version v2"); len(ins) != 1 || ins[0].verb != stem("tag") {
 		t.Errorf("a request said again after its colon: got %+v, want tag", ins)
 	}
+	if ins := parse("Issue Ann a ticket: put her on the list for event E"); len(ins) != 1 || ins[0].verb != stem("issue") {
+		t.Errorf("issue is no light verb: got %+v, want issue", ins)
+	}
+	// A prepositional phrase that opens a sentence, up to its comma, is a
+	// lead like "Before …,": the request follows it.
+	for g, want := range map[string]string{
+		"For the Q3 launch, create a flag called beta": "create",
+		"Without telling them, cancel the order":       "cancel",
+		"Don't delete it: instead, archive it":         "archive",
+	} {
+		if ins := parse(g); len(ins) != 1 || ins[0].verb != stem(want) {
+			t.Errorf("%q: got %+v, want %s", g, ins, want)
+		}
+	}
 	if ins := parse("Get one new {{knows.country}} phone line for the sales team, exactly once"); ins[0].verb != key("create") {
 		t.Errorf("get one new line: verb %q, want create", ins[0].verb)
 	}
