@@ -632,6 +632,9 @@ var plainPhrasal = stemSet("set up", "sign up", "log in", "log out", "sign in", 
 type verbSense struct {
 	key    string
 	weight float64
+	// exact: matched only as itself or a full synonym, not through a
+	// weaker relation (see findVerb).
+	exact bool
 }
 
 // addSense adds an action the goal's wording implies, keeping the higher
@@ -647,6 +650,12 @@ func (in *intent) addSense(k string, w float64) {
 		}
 	}
 	in.senses = append(in.senses, verbSense{key: k, weight: w})
+}
+
+// senseIndex is the index of sense k in in.senses (-1: none; the verb
+// itself is no sense).
+func (in *intent) senseIndex(k string) int {
+	return slices.IndexFunc(in.senses, func(s verbSense) bool { return s.key == k })
 }
 
 // newIntent weighs words for one action verb.
@@ -1118,6 +1127,9 @@ func (in *intent) readForAWhile(text string) {
 	in.preserve, in.whileOnly = true, true
 	for _, k := range slices.Sorted(maps.Keys(temporaryVerbs)) {
 		in.addSense(k, temporaryWeight)
+		if i := in.senseIndex(k); i >= 0 {
+			in.senses[i].exact = true
+		}
 	}
 }
 

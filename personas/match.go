@@ -180,7 +180,12 @@ func (mt *matcher) findVerb(in *intent, seqs ...[]string) matches {
 	for _, s := range in.senses {
 		alt := mt.find(s.key, true, seqs...)
 		for _, w := range alt {
-			if w.kind != relNone {
+			// A stop for a while's senses are pauses; reached through a
+			// weaker relation they may be read in another of their own
+			// senses (a hold is a booking), one that is the opposite of
+			// what the goal's verb also means (a booking is what a
+			// cancel undoes): no reading of the goal.
+			if w.kind != relNone && !(s.exact && w.kind != relSame && w.weight < 1 && mt.opposesNear(in.verb, w.word)) {
 				w.weight *= s.weight
 				if w.kind == relSame {
 					w.kind = relSense // "stop → pause": the goal's reading, not the same word
@@ -191,6 +196,25 @@ func (mt *matcher) findVerb(in *intent, seqs ...[]string) matches {
 	}
 	return ms
 }
+
+// opposesNear reports whether b is the opposite of verb or of a word the
+// domain or world holds close to it (stop is near cancel, which a booking
+// opposes).
+func (mt *matcher) opposesNear(verb, b string) bool {
+	if mt.r.opposes(verb, b) {
+		return true
+	}
+	for n, w := range mt.of(verb, true) {
+		if w.weight >= cancelNear && (w.kind == relDomain || w.kind == relWorld) && mt.r.opposes(n, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// cancelNear is how close a word must be to a verb for its opposites to be
+// the verb's: a domain family member's weight.
+const cancelNear = 0.7
 
 // opposition is the first of a tool's action words that opposes verb, or
 // opposes a word the domain or world holds to be the same as verb (hide ≈

@@ -1660,3 +1660,52 @@ func TestForAWhileReadsReturnsAndSpans(t *testing.T) {
 		t.Error("until alone read as for a while")
 	}
 }
+
+// "Freeze a membership for one to six months" serves a goal that stops
+// payments "until they're back" though no relation says freezing is
+// pausing: the text gives the stop a while to last. "Freeze a membership."
+// says nothing of the kind, and a goal that stops for good gets nothing
+// from it either.
+func TestAStopItsTextSaysLastsAWhileIsAPause(t *testing.T) {
+	clear := []rtool{{name: "freeze_item", kind: "custom", text: "Freeze an item for one to six months, as for a long trip."}}
+	terse := []rtool{{name: "freeze_item", kind: "custom", text: "Freeze an item."}}
+	novice := Builtin().Get("novice")
+	while := "The owner of the item is away: stop their payments until they're back"
+	if a := explainParts(t, while, clear, novice)["freeze_item"].Action; a < temporaryWeight-1e-9 {
+		t.Errorf("a stop for a while and a freeze that lasts months: action %.3f, want %.2f", a, temporaryWeight)
+	}
+	if a := explainParts(t, while, terse, novice)["freeze_item"].Action; a > 1e-9 {
+		t.Errorf("a bare freeze says no while: action %.3f, want 0", a)
+	}
+	if a := explainParts(t, "Stop their payments on the item", clear, novice)["freeze_item"].Action; a > 1e-9 {
+		t.Errorf("a stop not said to be for a while: action %.3f, want 0", a)
+	}
+	for _, text := range []string{"Suspends it; it resumes automatically on the end date.", "Put it on hold temporarily.", "Freeze it for up to 90 days."} {
+		if !lastsAWhile.MatchString(text) {
+			t.Errorf("%q should say its action lasts a while", text)
+		}
+	}
+	for _, text := range []string{"The money arrives in three to five working days.", "Deletes it for good.", "Keeps it until the period ends."} {
+		if lastsAWhile.MatchString(text) {
+			t.Errorf("%q says no while for the action to last", text)
+		}
+	}
+}
+
+// A stop for a while reads as a hold, and a hold is also a booking: that
+// second step lands on the opposite of what the stop also means (a
+// booking is what a cancel undoes), so "Book an item." is no pause.
+func TestAPauseIsNoBooking(t *testing.T) {
+	tools := []rtool{
+		{name: "book_item", kind: "custom", text: "Book an item."},
+		{name: "hold_item", kind: "custom", text: "Hold an item."},
+	}
+	careful := Builtin().Get("careful")
+	parts := explainParts(t, "The owner is away: stop their payments on the item for now", tools, careful)
+	if a := parts["book_item"].Action; a > 1e-9 {
+		t.Errorf("book for a stop for a while: action %.3f, want 0", a)
+	}
+	if a := parts["hold_item"].Action; a < temporaryWeight-1e-9 {
+		t.Errorf("hold for a stop for a while: action %.3f, want %.2f", a, temporaryWeight)
+	}
+}

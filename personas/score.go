@@ -100,6 +100,9 @@ func erasesKept(m *Model, g *engine.Goal, plain string) []bool {
 	return out
 }
 
+// stoppingOrPausing: a verb that ends or blocks a thing, or pauses it.
+func stoppingOrPausing(verb string) bool { return stoppingVerbs[verb] || temporaryVerbs[verb] }
+
 // pauseVerbs name actions that last only until undone: what a goal that
 // asks for its action to last ("for good") does not want.
 var pauseVerbs = stemSet("pause", "suspend", "hold")
@@ -117,6 +120,7 @@ const (
 	whyAtOnce      = "acts at once, for a goal that asks for later: halved"
 	whyOtherRecord = "acts on another record type than the goal's, one the goal does not name: halved"
 	whyErasesKept  = "deletes the record the goal says to keep: no match"
+	whyForAWhile   = "a stop its text says lasts a while, for a stop for a while: a pause"
 	whyLasts       = "says its action lasts or loses, for a stop for a while: halved"
 	whyPause       = "a pause, for a goal that asks for good: halved"
 )
@@ -134,6 +138,13 @@ func (m *Model) adjustedAction(rd *reading, ti int, lv attentionLevel, isCand fu
 	// and wins over a weaker match of the verb.
 	if d := m.redirectDenial(rd, ti, lv, isCand, tr); d > 0 && d >= math.Max(a, 0) {
 		a, why = -d, whyDenied
+	}
+	// "Freeze a membership for one to six months" for a goal that stops
+	// payments "until they're back": a stopping verb whose text gives its
+	// stop a while to last is the stop for a while asked, known verb or
+	// not.
+	if a >= 0 && a < temporaryWeight && in.whileOnly && v.temporary > 0 && stoppingOrPausing(v.verb) && m.world.Tools[ti].Writes() {
+		a, why = temporaryWeight, whyForAWhile
 	}
 	if a <= 0 {
 		return a, why

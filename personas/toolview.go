@@ -22,15 +22,19 @@ type view struct {
 	// (create_tag: tag). A goal whose verb is that noun asks for what the
 	// tool does: to tag a commit is to create a tag on it, to label an
 	// issue to add a label.
-	object    []string
-	verbs     []string // keys in a verb's place: the name's verb, each prose sentence's action word
-	words     []string // every key read in prose, the name and parameter docs, but negated ones
-	aside     []string // keys read in Returns/Raises sections: context, never the action
-	negated   []string // keys a denial negates ("this is not a refund", "When not to use: …")
-	also      []string // actions joined to another ("Return an order and refund it"): done in the same call
-	cues      [cueKinds]float64
-	promo     float64 // promotional cues ("the best", "always use this"), weighed by credulity
-	now       float64 // says it acts at once ("immediately", "ends now"), weighed when the goal says later
+	object  []string
+	verbs   []string // keys in a verb's place: the name's verb, each prose sentence's action word
+	words   []string // every key read in prose, the name and parameter docs, but negated ones
+	aside   []string // keys read in Returns/Raises sections: context, never the action
+	negated []string // keys a denial negates ("this is not a refund", "When not to use: …")
+	also    []string // actions joined to another ("Return an order and refund it"): done in the same call
+	cues    [cueKinds]float64
+	promo   float64 // promotional cues ("the best", "always use this"), weighed by credulity
+	now     float64 // says it acts at once ("immediately", "ends now"), weighed when the goal says later
+	// temporary says the text gives its action a while to last ("for
+	// one to six months", "resumes by itself"): a stop it describes is a
+	// stop for a while, whatever its verb.
+	temporary float64
 	readOnly  bool
 	redirects []redirect
 	disagree  string // how name, annotations and text disagree; "" when they agree
@@ -736,6 +740,9 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	}
 	v.promo += countPromo(seq, w)
 	v.now += w * float64(countNow(seq))
+	if lastsAWhile.MatchString(trimmed) {
+		v.temporary += w
+	}
 	if readOnlyClaim.MatchString(trimmed) {
 		v.readOnly = true
 	}
@@ -857,6 +864,15 @@ func disagreement(t *engine.Tool, v *view, lv attentionLevel, r *relater) string
 	}
 	return ""
 }
+
+// lastsAWhile is a tool's text saying its action lasts a stated while and
+// then ends: "for one to six months", "for up to 90 days", "for a set
+// number of days", "temporarily", "resumes by itself on the end date",
+// "until you resume it". Said of a stop, it is a pause, as a reader
+// understands "Freeze a membership for one to six months" without knowing
+// that freezing is pausing; "Freeze a membership." says nothing of the
+// kind.
+var lastsAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:up\s+to\s+|between\s+|at\s+most\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+few|several|a\s+(?:set|chosen|given|fixed)\s+(?:number\s+of|period\s+of))(?:\s*(?:to|-|–|and|or)\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve))?\s+(?:days?|weeks?|months?|hours?|minutes?|billing\s+(?:periods?|cycles?)|periods?)|for\s+(?:a\s+while|the\s+time\s+being|a\s+(?:set|chosen|fixed)\s+(?:time|period|while))|temporar(?:y|ily)|(?:resumes?|restarts?|reactivates?|unfreezes?|starts?\s+again|picks?\s+up\s+again|comes?\s+back|(?:is|are)\s+(?:lifted|restored|reactivated|resumed))\s+(?:automatically|by\s+itself|on\s+its\s+own|on\s+(?:the|that|a|its)\s+(?:\w+\s+)?(?:date|day))|automatically\s+(?:resumes?|restarts?|reactivates?|ends?|lifts?|expires?)|until\s+(?:you|they|the\s+\w+|someone|it\s+is)\s+(?:resumes?|resumed|unfreezes?|unfrozen|reactivates?|reactivated|lifts?|lifted|unpauses?|unpaused|releases?|released)\b|until\s+(?:resumed|unpaused|unfrozen|lifted|reactivated|released|the\s+(?:end|resume|return)\s+date))`)
 
 // atOnce are the words of a text that says its tool acts at once.
 var atOnce = stemSet("immediately", "instantly", "now", "straightaway")
