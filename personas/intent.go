@@ -151,6 +151,12 @@ var negatedClause = regexp.MustCompile(`(?i)^(?:no|nobody|nothing|none|no\s+one|
 // leave its wording alone").
 var leaveAlone = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:leave|let|keep)\b.{0,60}?\b(?:alone|as is|as it is|as they are|unchanged|untouched|intact)\b`)
 
+// leaveAsItStands is a clause that asks to leave a thing where or as it is,
+// which is to keep it: "but leave the gift showing in their history", "leave
+// the account open", "leave them on file". Not "leave a note" (an action,
+// with no thing already there) nor "leave it to me".
+var leaveAsItStands = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:leave|leaving)\s+((?:it|them|this|that|these|those|the|their|its|his|her|our|your)\b.{0,50}?\b(?:showing|shown|visible|listed|in\s+place|where\s+(?:it|they)\s+(?:is|are)|on\s+(?:file|record|the\s+books)|open|active|running|standing|live|up|in\s+(?:the|their|its|his|her|our|your)\s+\pL+)(?:\s+(?:in|on|at|under)\s+(?:the|their|its|his|her|our|your)\s+\pL+)?)`)
+
 var repeatWords = stemSet("once", "only", "single", "exactly", "twice")
 
 // constraintWords say how, not what: they weigh cues, they are not words
@@ -407,9 +413,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			continue
 		}
 		afterKeep = false
-		if leaveAlone.MatchString(raw) || keepClause.MatchString(raw) {
-			// "leave its wording alone", "keep it": what must not change, no
-			// action.
+		if leaveAlone.MatchString(raw) || keepClause.MatchString(raw) || leaveAsItStands.MatchString(raw) {
+			// "leave its wording alone", "keep it", "leave the gift showing
+			// in their history": what must not change, no action.
 			statement = false
 			afterKeep = true
 			continue
@@ -766,7 +772,13 @@ var keepItOnFile = regexp.MustCompile(`(?i)\b(?:keep|retain|preserve)\s+(?:it|th
 // the words of a state ("keep it registered").
 func keptWords(text string) map[string]bool {
 	var out map[string]bool
-	for _, m := range keptObject.FindAllStringSubmatch(text, -1) {
+	objects := keptObject.FindAllStringSubmatch(text, -1)
+	for _, clause := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(",;:.!?", r) }) {
+		if m := leaveAsItStands.FindStringSubmatch(clause); m != nil {
+			objects = append(objects, m) // "leave the gift showing in their history"
+		}
+	}
+	for _, m := range objects {
 		ws := splitWords(m[1])
 		if len(ws) == 0 || keptNoThing[lower(ws[0])] {
 			continue // "keep it registered": a state, not a thing

@@ -1709,3 +1709,28 @@ func TestAPauseIsNoBooking(t *testing.T) {
 		t.Errorf("hold for a stop for a while: action %.3f, want %.2f", a, temporaryWeight)
 	}
 }
+
+// "But leave the gift showing in their history" asks to keep the gift
+// where it is, as "keep it" does: no second action (an agent that did the
+// refund went on to look for a way to "leave" and deleted the gift), and
+// the gift and the history are what to keep. "Leave a note on the ticket"
+// is an action.
+func TestLeaveItShowingIsAKeep(t *testing.T) {
+	r := newRelater(nil)
+	ins := parseIntent("Give them the money back on their card, but leave the gift showing in their history so our books add up", r.isAction, r)
+	if len(ins) != 1 {
+		t.Fatalf("leave it showing is no action: %d actions (%+v)", len(ins), ins)
+	}
+	kept := map[string]bool{}
+	for _, w := range ins[0].words {
+		if w.kept {
+			kept[w.stem] = true
+		}
+	}
+	if !kept[stem("gift")] || !kept[stem("history")] {
+		t.Errorf("the gift and the history are kept: %v", kept)
+	}
+	if ins := parseIntent("Close the ticket and leave a note on it for the customer", r.isAction, r); len(ins) != 2 {
+		t.Errorf("leaving a note is an action: %d actions", len(ins))
+	}
+}
