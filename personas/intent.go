@@ -95,7 +95,7 @@ var modalStatement = regexp.MustCompile(`^(?i)\s*(?:will|would|shall|may|might|c
 // keepClause asks to keep what the action leaves: "keep it, we may need
 // it again", "but keep the bucket itself". Like leaveAlone, a constraint
 // (keep data), not an action of its own.
-var keepClause = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:keep|retain|preserve)\s+(?:it|them|this|that|these|those|its|their|the|everything|all|both|a|an|some|any|one|track)\b`)
+var keepClause = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:keep|retain|preserve|(?:hang|hold)\s+on\s*to)\s+(?:it|them|this|that|these|those|its|their|the|everything|all|both|a|an|some|any|one|track)\b`)
 
 // baseForm reports whether a clause's first word can be an imperative
 // verb: the imperative is the verb's base form, so a first word in -s
@@ -760,7 +760,7 @@ func saysLasting(text string) bool {
 
 // keptObject is what a goal says to keep, to the clause's end: "but keep
 // their account and grades", "keep the contact record so that …".
-var keptObject = regexp.MustCompile(`(?i)\b(?:keep|keeping|retain|retaining|preserve|preserving)\s+([^.;:!?,]+?)(?:\s+(?:so|because|since|as|until|while|for|in case|when|if)\b|[.;:!?,]|$)`)
+var keptObject = regexp.MustCompile(`(?i)\b(?:keep|keeping|retain|retaining|preserve|preserving|(?:hang|hold|hanging|holding)\s+on\s*to)\s+([^.;:!?,]+?)(?:\s+(?:so|because|since|as|until|while|for|in case|when|if)\b|[.;:!?,]|$)`)
 
 // keepItOnFile is a goal that says to keep its target itself: "but keep it
 // on file for the investigation", "keep them in the system", "keep the
@@ -804,7 +804,9 @@ var keptNoThing = setOf("it", "them", "this", "that", "these", "those", "everyth
 func (in *intent) markKept(kept map[string]bool) {
 	for i := range in.words {
 		if kept[in.words[i].stem] {
-			in.words[i].kept = true
+			// A goal that names a thing to keep ("hang on to their
+			// profile") keeps data, whatever words it said it with.
+			in.words[i].kept, in.preserve = true, true
 		}
 	}
 }
