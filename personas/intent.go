@@ -1147,6 +1147,28 @@ func (in *intent) readForAWhile(text string) {
 	}
 }
 
+// readRemoveButKeep adds hiding as a sense of a removing verb when the
+// goal names a thing to keep: "clear them out of the active pipeline, but
+// hang on to their profile" takes them out of sight and keeps them, which
+// is what archiving does, whatever the words.
+func (in *intent) readRemoveButKeep(r *relater) {
+	if !in.hasKept() || !r.inFamily(in.verb, "delete", 0.6) && !removingPhrases[in.verb] {
+		return
+	}
+	for _, h := range hideHeads {
+		in.addSense(key(h), keptEndWeight)
+	}
+}
+
+// removingPhrases take a thing out of where it is: with something kept,
+// a hiding.
+var removingPhrases = stemSet("take out", "take off", "clear out", "get out", "pull out", "drop off")
+
+// hasKept: the goal names a thing to keep.
+func (in *intent) hasKept() bool {
+	return slices.ContainsFunc(in.words, func(w intentWord) bool { return w.kept })
+}
+
 // newValueWeight is how surely a goal that gives a record's field a new
 // value asks for an update: likely, as a particle's sense is.
 const newValueWeight = particleWeight

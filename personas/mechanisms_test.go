@@ -1734,3 +1734,22 @@ func TestLeaveItShowingIsAKeep(t *testing.T) {
 		t.Errorf("leaving a note is an action: %d actions", len(ins))
 	}
 }
+
+// "Clear them out of the active pipeline, but hang on to their profile":
+// out of sight and kept is archived, though no word of the goal says
+// archive; without a thing to keep, clearing out is no hiding.
+func TestRemoveButKeepIsAHiding(t *testing.T) {
+	tools := []rtool{
+		{name: "erase_item", kind: "custom", text: "Erase an item."},
+		{name: "archive_item", kind: "custom", text: "Archive an item."},
+	}
+	careful := Builtin().Get("careful")
+	kept := explainParts(t, "The owner has left: clear the item out of the active list, but hang on to its history", tools, careful)
+	if a := kept["archive_item"].Action; a < keptEndWeight-1e-9 {
+		t.Errorf("remove but keep, archive: action %.3f, want %.2f", a, keptEndWeight)
+	}
+	plain := explainParts(t, "The owner has left: clear the item out of the active list", tools, careful)
+	if a := plain["archive_item"].Action; a >= keptEndWeight {
+		t.Errorf("remove, nothing kept, archive: action %.3f, want below %.2f", a, keptEndWeight)
+	}
+}

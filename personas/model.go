@@ -365,6 +365,7 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 			gv.actions[i].preserve = true
 			gv.actions[i].addSense(key("cancel"), keptEndWeight)
 		}
+		gv.actions[i].readRemoveButKeep(m.rel)
 		gv.actions[i].addContext(known)
 		gv.actions[i].readForAWhile(g.Intent)
 		gv.actions[i].preserve = gv.actions[i].preserve || getBack.MatchString(g.Intent)
