@@ -283,12 +283,11 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	for _, cl := range cls {
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
 		embedded := false
-		if !imperative(raw) {
-			// "the employee asked us to take it back": a statement that
-			// carries the request.
-			if loc := embeddedRequest.FindStringIndex(raw); loc != nil {
-				raw, embedded = raw[loc[1]:], true
-			}
+		// "the employee asked us to take it back", "… and asked us to
+		// stop taking their money": a statement that carries the request,
+		// its subject said before "and" or not at all.
+		if loc := embeddedRequest.FindStringIndex(raw); loc != nil && (!imperative(raw) || strings.TrimSpace(raw[:loc[0]]) == "") {
+			raw, embedded = raw[loc[1]:], true
 		}
 		// "Make sure no new pods get scheduled onto it" asks for what the
 		// clause after the frame says; said in the negative, it asks to
@@ -1203,11 +1202,17 @@ func (in *intent) readNewValue(keys []string, fields func(string) bool) {
 // English mostly uses that word for, there it is in a verb's place.
 func opensWithVerbAndObject(clause string) bool {
 	f := strings.Fields(strings.ToLower(clause))
-	if len(f) < 2 || stopWords[f[0]] {
-		return false
+	if len(f) < 2 || stopWords[f[0]] || leadWords[f[0]] {
+		return false // "After that they'd like it to go on": no verb and object
 	}
 	return intentObjects[strings.Trim(f[1], ",.;:!?")]
 }
+
+// leadWords open a subordinate clause or a prepositional phrase, never an
+// imperative: "after that", "since then", "during this".
+var leadWords = setOf("after", "before", "until", "till", "since", "when", "whenever", "while", "during", "despite",
+	"except", "without", "with", "for", "from", "by", "at", "on", "as", "like", "unlike", "then", "so", "because",
+	"although", "though", "unless", "once", "given", "besides", "beyond", "throughout", "within")
 
 var intentObjects = setOf("it", "them", "this", "that", "these", "those", "the", "its", "their", "his", "her", "my", "our", "your")
 

@@ -1753,3 +1753,41 @@ func TestRemoveButKeepIsAHiding(t *testing.T) {
 		t.Errorf("remove, nothing kept, archive: action %.3f, want below %.2f", a, keptEndWeight)
 	}
 }
+
+// "The donor has lost their job and asked us to stop taking their money":
+// the request is reported after "and", its subject said before it, and a
+// placeholder's dot ("{{knows.months}}") is no sentence break that would
+// cut "for the next … months" from the stop.
+func TestReportedRequestAfterAndIsTheAction(t *testing.T) {
+	r := newRelater(nil)
+	ins := parseIntent("The donor has lost their job and asked us to stop taking their money for the next months. After that they'd like it to go on as before, same amount, without having to sign up again", r.isAction, r)
+	if len(ins) != 1 || ins[0].verb != key("stop") {
+		t.Fatalf("the reported request is the action: %+v", ins)
+	}
+	tools := []rtool{{name: "pause_item", kind: "custom", text: "Pause an item."}, {name: "cancel_item", kind: "custom", text: "Cancel an item."}}
+	parts := explainParts(t, "The owner has lost their job and asked us to stop taking their payments for the next {{knows.name}} months", tools, Builtin().Get("novice"))
+	if a := parts["pause_item"].Action; a < temporaryWeight-1e-9 {
+		t.Errorf("a stop for the next months is a pause: action %.3f, want %.2f", a, temporaryWeight)
+	}
+}
+
+// "As for a donor who has lost their job" is someone losing a thing of
+// their own, no warning that the tool loses data; "the data is lost" is.
+func TestSomeoneLosingTheirJobIsNoLossWarning(t *testing.T) {
+	warns := func(text string) float64 {
+		t.Helper()
+		tools := []rtool{{name: "pause_item", kind: "custom", text: text}}
+		w, _ := readerWorld(t, "Pause the item", tools, "")
+		m, err := NewModel(w, "v")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.views[0][seeEverything].cues[cuePreserveWarn]
+	}
+	if c := warns("Pause an item, as for an owner who has lost their job."); c != 0 {
+		t.Errorf("someone lost their job: loss warning %.2f, want 0", c)
+	}
+	if c := warns("Delete an item: its data is lost."); c == 0 {
+		t.Error("the data is lost: a loss warning")
+	}
+}

@@ -367,7 +367,7 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 		}
 		gv.actions[i].readRemoveButKeep(m.rel)
 		gv.actions[i].addContext(known)
-		gv.actions[i].readForAWhile(g.Intent)
+		gv.actions[i].readForAWhile(plain) // a placeholder's dot ("{{knows.months}}") is no clause break
 		gv.actions[i].preserve = gv.actions[i].preserve || getBack.MatchString(g.Intent)
 		gv.actions[i].readWhen(g.Intent)
 		gv.actions[i].readNewValue(g.KnowsKeys, isField)

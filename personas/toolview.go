@@ -734,7 +734,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	}
 	aug, _ := r.augment(seq)
 	v.words = append(v.words, aug[len(seq):]...)
-	countCues(seq, action, w, v.cueContext(), &v.cues)
+	countCues(lossEventsOut(seq, trimmed), action, w, v.cueContext(), &v.cues)
 	if s.role == roleWarning {
 		v.cues[cuePreserveWarn] += w * warningLabelCue
 	}
@@ -873,6 +873,26 @@ func disagreement(t *engine.Tool, v *view, lv attentionLevel, r *relater) string
 // that freezing is pausing; "Freeze a membership." says nothing of the
 // kind.
 var lastsAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:up\s+to\s+|between\s+|at\s+most\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+few|several|a\s+(?:set|chosen|given|fixed)\s+(?:number\s+of|period\s+of))(?:\s*(?:to|-|–|and|or)\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve))?\s+(?:days?|weeks?|months?|hours?|minutes?|billing\s+(?:periods?|cycles?)|periods?)|for\s+(?:a\s+while|the\s+time\s+being|a\s+(?:set|chosen|fixed)\s+(?:time|period|while))|temporar(?:y|ily)|(?:resumes?|restarts?|reactivates?|unfreezes?|starts?\s+again|picks?\s+up\s+again|comes?\s+back|(?:is|are)\s+(?:lifted|restored|reactivated|resumed))\s+(?:automatically|by\s+itself|on\s+its\s+own|on\s+(?:the|that|a|its)\s+(?:\w+\s+)?(?:date|day))|automatically\s+(?:resumes?|restarts?|reactivates?|ends?|lifts?|expires?)|until\s+(?:you|they|the\s+\w+|someone|it\s+is)\s+(?:resumes?|resumed|unfreezes?|unfrozen|reactivates?|reactivated|lifts?|lifted|unpauses?|unpaused|releases?|released)\b|until\s+(?:resumed|unpaused|unfrozen|lifted|reactivated|released|the\s+(?:end|resume|return)\s+date))`)
+
+// someoneLost is someone losing a thing of their own, an event in the
+// world a text describes ("as for a donor who has lost their job", "a
+// patient who lost their card"), not the tool losing data.
+var someoneLost = regexp.MustCompile(`(?i)\b(?:lost|lose|loses|losing)\s+(?:their|his|her|my|our|your|a|an)\b`)
+
+// lossEventsOut is seq with the words of someoneLost blanked, so that they
+// count as no loss warning; positions stay as they were.
+func lossEventsOut(seq []string, raw string) []string {
+	if !someoneLost.MatchString(raw) {
+		return seq
+	}
+	out := slices.Clone(seq)
+	for i, w := range out {
+		if w == stem("lost") || w == stem("lose") {
+			out[i] = ""
+		}
+	}
+	return out
+}
 
 // atOnce are the words of a text that says its tool acts at once.
 var atOnce = stemSet("immediately", "instantly", "now", "straightaway")
