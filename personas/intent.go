@@ -526,8 +526,8 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			}
 			if (isAction(w) || i == 0 && opensWithVerbAndObject(raw)) && !slices.Contains(verbs, w) {
 				verbs = append(verbs, w)
-			} else if !isAction(w) && unknown == "" {
-				unknown = w
+			} else if !isAction(w) && unknown == "" && !negations[w] {
+				unknown = w // not "don't": a negation names no action
 			}
 			break
 		}
@@ -1018,6 +1018,9 @@ func lightObjectHead(clause string) string {
 	head := ""
 	for _, w := range ws[1:] {
 		lw := lower(w)
+		if lightAdverbs[lw] && head == "" {
+			continue // "give just them a nudge": the noun is past the adverb
+		}
 		if stopWords[lw] {
 			if head != "" {
 				break
@@ -1028,6 +1031,11 @@ func lightObjectHead(clause string) string {
 	}
 	return head
 }
+
+// lightAdverbs qualify a light verb before its object: "give just them a
+// nudge", "take a quick look", "give it one more go".
+var lightAdverbs = setOf("just", "only", "simply", "also", "still", "kindly", "gently", "quickly", "quick", "little",
+	"small", "friendly", "polite", "gentle", "final", "last", "another", "more")
 
 // notYet is an instruction not to do a thing yet: a hold.
 var notYet = regexp.MustCompile(`^(?i)\s*(?:but\s+)?(?:please\s+)?(?:do\s+not|don't|don’t|dont)\s+\pL+\b.*\b(?:yet|until)\b`)

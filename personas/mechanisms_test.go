@@ -1791,3 +1791,20 @@ func TestSomeoneLosingTheirJobIsNoLossWarning(t *testing.T) {
 		t.Error("the data is lost: a loss warning")
 	}
 }
+
+// "Give just them a nudge by email …; so don't send the whole envelope
+// round to them again": a negated clause names no action ("not" had been
+// the goal's verb, and matched a tool's "Not idempotent: …"), and the
+// light verb's object is past its adverb.
+func TestANegationIsNoVerb(t *testing.T) {
+	r := newRelater(nil)
+	ins := parseIntent("Ann is the only one who still hasn't signed. Give just them a nudge by email to get it signed; everyone else has signed already, so don't send the whole envelope round to them again", r.isAction, r)
+	for _, in := range ins {
+		if negations[in.verb] {
+			t.Errorf("a negation is the goal's verb: %+v", ins)
+		}
+	}
+	if h := lightObjectHead("Give just them a nudge by email"); h != stem("nudge") {
+		t.Errorf("the light verb's object: %q, want nudge", h)
+	}
+}
