@@ -1808,3 +1808,17 @@ func TestANegationIsNoVerb(t *testing.T) {
 		t.Errorf("the light verb's object: %q, want nudge", h)
 	}
 }
+
+// "Free up their table, but keep the booking on their record": the goal
+// keeps its target on record, whatever noun it names it by, so the end
+// that keeps the record (cancel) is a sense of "free up".
+func TestKeepTheBookingOnTheirRecord(t *testing.T) {
+	for _, text := range []string{"keep the booking on their record", "keep it on file", "retain their chart in the system"} {
+		if !keepItOnFile.MatchString(text) {
+			t.Errorf("%q keeps its target on file", text)
+		}
+	}
+	if keepItOnFile.MatchString("keep the lights on for now") {
+		t.Error("keeping the lights on is no record kept")
+	}
+}
