@@ -1119,12 +1119,36 @@ var forAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:now|a\s+while|the\s+time\s
 // how long the stop is to.
 func saysForAWhile(text string) bool {
 	for _, c := range clauseBreak.Split(text, -1) {
-		if forAWhile.MatchString(c) && !pastState.MatchString(c) {
+		if forAWhile.MatchString(c) && !pastState.MatchString(c) || stopUntil(c) {
 			return true
 		}
 	}
 	return false
 }
+
+// stopUntil: a clause that stops something until a thing happens ("stop
+// them borrowing anything until they pay", "hide the course until we have
+// fixed it") stops it for a while. "Let it run until the end of the period"
+// stops nothing, and "until the end" is when a stop for good begins.
+func stopUntil(clause string) bool {
+	loc := untilWord.FindStringIndex(clause)
+	if loc == nil || periodEnd.MatchString(clause[loc[1]:]) {
+		return false
+	}
+	ws := stems(clause[:loc[0]])
+	for i, w := range ws {
+		if stoppingVerbs[w] || i+1 < len(ws) && stoppingVerbs[w+" "+ws[i+1]] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	untilWord = regexp.MustCompile(`(?i)\b(?:until|till)\b`)
+	// periodEnd: "until the end of the period", "until its expiry".
+	periodEnd = regexp.MustCompile(`^(?i)\s+(?:the\s+|its\s+|their\s+)?(?:end|close|expiry|expiration|renewal)\b`)
+)
 
 // pastState is a clause that says how something has been.
 var pastState = regexp.MustCompile(`(?i)\b(?:has|have|had)\s+(?:\w+\s+)?been\b|\b(?:was|were)\s+(?:\w+\s+)?(?:down|stuck|broken|offline|out|running|up|idle|failing)\b|\bago\b`)

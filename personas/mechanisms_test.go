@@ -1822,3 +1822,19 @@ func TestKeepTheBookingOnTheirRecord(t *testing.T) {
 		t.Error("keeping the lights on is no record kept")
 	}
 }
+
+// "Stop them borrowing anything until they pay" stops for a while, as "for
+// now" does; "let it run until the end of the period, and end it then"
+// stops nothing until then, and is no pause.
+func TestStopUntilIsForAWhile(t *testing.T) {
+	for _, text := range []string{"stop them borrowing anything until they pay, but keep their account", "hide the course from students until we have fixed it"} {
+		if !saysForAWhile(text) {
+			t.Errorf("%q stops for a while", text)
+		}
+	}
+	for _, text := range []string{"let their subscription run until the end of the period they already paid for, and end it then", "stop it until the end of its term"} {
+		if saysForAWhile(text) {
+			t.Errorf("%q is no stop for a while", text)
+		}
+	}
+}
