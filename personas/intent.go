@@ -764,7 +764,7 @@ var keptObject = regexp.MustCompile(`(?i)\b(?:keep|keeping|retain|retaining|pres
 // keepItOnFile is a goal that says to keep its target itself: "but keep it
 // on file for the investigation", "keep them in the system", "keep the
 // record".
-var keepItOnFile = regexp.MustCompile(`(?i)\b(?:keep|retain|preserve)\s+(?:it|them|(?:the|their|its|this|that)\s+\pL+)\s+(?:on\s+(?:file|record|(?:their|the|its|our|his|her)\s+record)|in\s+(?:the|our)\s+(?:system|records?|files?|database)|for\s+(?:the\s+)?(?:records?|audit|investigation))`)
+var keepItOnFile = regexp.MustCompile(`(?i)\b(?:keep|retain|preserve)\s+(?:(?:it|them|(?:the|their|its|this|that)\s+\pL+(?:\s+(?:file|record|history))?)\s+(?:on\s+(?:file|record|(?:their|the|its|our|his|her)\s+record)|in\s+(?:the|our)\s+(?:system|records?|files?|database)|for\s+(?:the\s+|our\s+)?(?:records?|audit|auditors|investigation))|a\s+record\s+of\s+(?:it|them)\b)`)
 
 // keptWords are the stems of the nouns a goal says to keep ("keep their
 // account and grades": account, grade), not its pronouns ("keep it") or

@@ -1813,7 +1813,8 @@ func TestANegationIsNoVerb(t *testing.T) {
 // keeps its target on record, whatever noun it names it by, so the end
 // that keeps the record (cancel) is a sense of "free up".
 func TestKeepTheBookingOnTheirRecord(t *testing.T) {
-	for _, text := range []string{"keep the booking on their record", "keep it on file", "retain their chart in the system"} {
+	for _, text := range []string{"keep the booking on their record", "keep it on file", "retain their chart in the system",
+		"keep the claim file for our records", "but keep a record of it for the accountants"} {
 		if !keepItOnFile.MatchString(text) {
 			t.Errorf("%q keeps its target on file", text)
 		}
