@@ -1191,6 +1191,22 @@ func (in *intent) readRemoveButKeep(r *relater) {
 	}
 }
 
+// readRecordThat adds marking as a sense of a recording verb whose object
+// is a fact: "log that they've got it", "note that it was paid" ask to
+// mark the record so, not to create one.
+func (in *intent) readRecordThat(text string) {
+	m := recordThat.FindStringSubmatch(text)
+	if m == nil || key(m[1]) != in.verb {
+		return
+	}
+	for _, k := range []string{"mark", "record", "note"} {
+		in.addSense(key(k), wordingSenseWeight)
+	}
+}
+
+// recordThat is a recording verb with a that-clause for its object.
+var recordThat = regexp.MustCompile(`(?i)\b(log|note|record|register|report|flag|mark)\s+(?:down\s+)?that\b`)
+
 // removingPhrases take a thing out of where it is: with something kept,
 // a hiding.
 var removingPhrases = stemSet("take out", "take off", "clear out", "get out", "pull out", "drop off")

@@ -1839,3 +1839,19 @@ func TestStopUntilIsForAWhile(t *testing.T) {
 		}
 	}
 }
+
+// "Log that they've got it" records a fact about the record (marks it),
+// it creates nothing; "log a call" is still a create.
+func TestLogThatIsAMark(t *testing.T) {
+	tools := []rtool{
+		{name: "create_item", kind: "custom", text: "Create an item."},
+		{name: "mark_item_collected", kind: "custom", text: "Mark an item collected."},
+	}
+	careful := Builtin().Get("careful")
+	if a := explainParts(t, "The owner came for the item: log that they've got it", tools, careful)["mark_item_collected"].Action; a < wordingSenseWeight-1e-9 {
+		t.Errorf("log that …, mark: action %.3f, want %.2f", a, wordingSenseWeight)
+	}
+	if a := explainParts(t, "Log a new item for the owner", tools, careful)["mark_item_collected"].Action; a > 1e-9 {
+		t.Errorf("log a thing, mark: action %.3f, want 0", a)
+	}
+}

@@ -365,6 +365,7 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 			gv.actions[i].preserve = true
 			gv.actions[i].addSense(key("cancel"), keptEndWeight)
 		}
+		gv.actions[i].readRecordThat(plain)
 		gv.actions[i].readRemoveButKeep(m.rel)
 		gv.actions[i].addContext(known)
 		gv.actions[i].readForAWhile(plain) // a placeholder's dot ("{{knows.months}}") is no clause break
