@@ -1787,6 +1787,9 @@ func TestSomeoneLosingTheirJobIsNoLossWarning(t *testing.T) {
 	if c := warns("Pause an item, as for an owner who has lost their job."); c != 0 {
 		t.Errorf("someone lost their job: loss warning %.2f, want 0", c)
 	}
+	if c := warns("Freeze an item. Use this when an item is lost or stolen; it can be undone."); c != 0 {
+		t.Errorf("use this when it is lost: loss warning %.2f, want 0", c)
+	}
 	if c := warns("Delete an item: its data is lost."); c == 0 {
 		t.Error("the data is lost: a loss warning")
 	}

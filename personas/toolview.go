@@ -876,13 +876,16 @@ var lastsAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:up\s+to\s+|between\s+|at
 
 // someoneLost is someone losing a thing of their own, an event in the
 // world a text describes ("as for a donor who has lost their job", "a
-// patient who lost their card"), not the tool losing data.
-var someoneLost = regexp.MustCompile(`(?i)\b(?:lost|lose|loses|losing)\s+(?:their|his|her|my|our|your|a|an)\b`)
+// patient who lost their card", "a card lost or stolen"), not the tool
+// losing data.
+var someoneLost = regexp.MustCompile(`(?i)\b(?:lost|lose|loses|losing)\s+(?:their|his|her|my|our|your|a|an)\b|\blost\s+(?:or|and)\s+stolen\b|\bstolen\s+(?:or|and)\s+lost\b`)
 
-// lossEventsOut is seq with the words of someoneLost blanked, so that they
+// lossEventsOut is seq with its words of loss blanked where they tell of
+// an event in the world — someoneLost, or a "Use this when a card is
+// lost" that says when to use the tool, not what it does — so that they
 // count as no loss warning; positions stay as they were.
 func lossEventsOut(seq []string, raw string) []string {
-	if !someoneLost.MatchString(raw) {
+	if !someoneLost.MatchString(raw) && !useWhen.MatchString(raw) {
 		return seq
 	}
 	out := slices.Clone(seq)
