@@ -83,7 +83,7 @@ var paidBack = regexp.MustCompile(`(?i)\bgive\s+((?:[\pL'’]+\s+){0,2})back\s+(
 
 // embeddedRequest is a statement's report of a request: what follows it
 // is asked for ("the employee asked us to take it back").
-var embeddedRequest = regexp.MustCompile(`(?i)\b(?:asked|asks|wants|wanted|needs|needed|would like|told|begged|requested)\s+(?:us|me|you|them|him|her)?\s*to\s+`)
+var embeddedRequest = regexp.MustCompile(`(?i)\b(?:asked|asks|want|wants|wanted|needs|needed|would like|(?:'|’)d like|told|begged|requested)\s+(?:us|me|you|them|him|her)?\s*to\s+`)
 
 // modalStatement is a clause that opens with a modal: its subject is an
 // earlier clause's ("we are freezing releases and will turn it back on in
@@ -342,8 +342,13 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			if sm[1] != "" {
 				return "move " + sm[1] + " " + sm[2] // "put it there": move it there
 			}
+			if ws := splitWords(sm[3]); valueNouns[lower(ws[len(ws)-1])] {
+				return "set " + sm[3] + " on" // "put the right number on that reading": set it
+			}
 			return "move " + sm[3] + " to" // "put it in cold storage": move it to cold storage
 		})
+		// "Get it to the doctor who asked for the test": to send it.
+		raw = getItTo.ReplaceAllString(raw, "send $1 to")
 		// "… so it stops paging the next person": what the action is
 		// for, in words; the action is before it.
 		if cl.joined && inPurpose {
@@ -419,7 +424,10 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			afterKeep = true
 			continue
 		}
-		if !imperative(raw) || modalStatement.MatchString(raw) || nounStatement(raw, strong) {
+		// What a reported request asks ("they want to carry on with us on
+		// the account they have") is a verb phrase, whatever relative
+		// clause it carries.
+		if !imperative(raw) || modalStatement.MatchString(raw) || !embedded && nounStatement(raw, strong) {
 			statement = true
 			continue // a statement
 		}
@@ -1005,6 +1013,14 @@ var putInName = regexp.MustCompile(`(?i)\bput\s+(it|them|this|that|the\s+[\pL-]+
 
 // putPlace is "put" with an object and a place.
 // ("Put it in cold storage" moves it to cold storage: not "move in".)
+// valueNouns are the values a record holds: to put one on a record is to
+// set it there, not to move the record.
+var valueNouns = setOf("number", "value", "name", "label", "date", "price", "amount", "figure", "reading", "tag",
+	"title", "address", "email", "phone", "code", "rate", "total", "score", "status")
+
+// getItTo is "get it to someone": a delivery, no look-up.
+var getItTo = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their)\s+\pL+)\s+(?:over\s+|across\s+|back\s+)?to\s+`)
+
 var putPlace = regexp.MustCompile(`(?i)\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(there|here|under|below|beneath|above|beside|next\s+to)\b|\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:into|inside|onto|in|on)\b`)
 
 // lightObjectHead is the head noun of the object after a clause's opening

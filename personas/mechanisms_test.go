@@ -1858,3 +1858,28 @@ func TestLogThatIsAMark(t *testing.T) {
 		t.Errorf("log a thing, mark: action %.3f, want 0", a)
 	}
 }
+
+// Reading the request as a person would: "they want to carry on with us …
+// on the account they have" reports the request (its relative clause makes
+// it no statement); "put the right number on that reading" sets a value,
+// it moves nothing; "get it to the doctor" delivers it, it looks nothing up.
+func TestWantToPutAValueOnGetItTo(t *testing.T) {
+	r := newRelater(nil)
+	verbOf := func(text string) string {
+		t.Helper()
+		ins := parseIntent(text, r.isAction, r)
+		return ins[0].verb
+	}
+	if v := verbOf("Ann has bought a new place and leaves the old house at the end of the month: they want to carry on with us at the new address on the account they have"); v == key("buy") {
+		t.Errorf("the request is what they want, not what they bought: %q", v)
+	}
+	if v := verbOf("The meter shows 4521. Put the right number on that reading so they aren't billed on the wrong one"); v != key("set") {
+		t.Errorf("putting a value on a record sets it: %q", v)
+	}
+	if v := verbOf("Put the file into the archive folder"); v != key("move") {
+		t.Errorf("putting a thing somewhere moves it: %q", v)
+	}
+	if v := verbOf("The result has been checked: get it to the doctor who asked for the test, once"); v != key("send") {
+		t.Errorf("getting it to someone sends it: %q", v)
+	}
+}
