@@ -329,7 +329,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// hold it; "send everyone who visits … there": to redirect.
 		raw = stopFrom.ReplaceAllString(raw, "block $1")
 		raw = makeRole.ReplaceAllString(raw, "set $2 to $1")
-		raw = keepBack.ReplaceAllString(raw, "hold $1")
+		raw = keepBack.ReplaceAllString(raw, "hold $1") // "keep it away from testing": hold it apart
 		raw = sendVisitors.ReplaceAllString(raw, "redirect $1")
 		// "Let the rotation know": a causative frame around its object.
 		raw = letKnow.ReplaceAllString(raw, "notify $1")
@@ -1001,7 +1001,7 @@ var conditionalLead = regexp.MustCompile(`^(?i)\s*(?:if|unless|in\s+case|wheneve
 var (
 	stopFrom     = regexp.MustCompile(`(?i)\b(?:stop|prevent|keep)\s+((?:anyone|everyone|anybody|people|others|users)\s+)from\b`)
 	makeRole     = regexp.MustCompile(`(?i)\bmake\s+(them|him|her|\x{E000})\s+(?:its|the|their)\s+(driver|owner|admin|manager|lead|assignee|maintainer|contact)\b`)
-	keepBack     = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|his|her|its|this|that)\s+[\pL-]+)\s+)back\b`)
+	keepBack     = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|his|her|its|this|that)\s+[\pL-]+)\s+)(?:back\b|(?:away|apart)\s+from\b|out\s+of\b|aside\b)`)
 	sendVisitors = regexp.MustCompile(`(?i)\bsend\s+((?:everyone|everybody|visitors|traffic|users|people|all\s+traffic)\b)`)
 )
 

@@ -1879,6 +1879,9 @@ func TestWantToPutAValueOnGetItTo(t *testing.T) {
 	if v := verbOf("Put the file into the archive folder"); v != key("move") {
 		t.Errorf("putting a thing somewhere moves it: %q", v)
 	}
+	if v := verbOf("The box was found open: keep it away from testing until QA has looked at it"); v != key("hold") {
+		t.Errorf("keeping it away from testing holds it apart: %q", v)
+	}
 	if v := verbOf("The result has been checked: get it to the doctor who asked for the test, once"); v != key("send") {
 		t.Errorf("getting it to someone sends it: %q", v)
 	}
