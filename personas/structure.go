@@ -48,6 +48,9 @@ type segment struct {
 	// boiler: shared nearly verbatim by most of the world's tools — noise,
 	// set by the model, which sees every tool.
 	boiler bool
+	// summary: an OpenAPI operation's "summary:" line, which a skimmer
+	// takes for all the tool does; its description: is a section below.
+	summary bool
 }
 
 // sectionLabels name sections and labels, by their lower-cased words.
@@ -109,6 +112,7 @@ func readStructure(desc string) []segment {
 	fence := false
 	var para []string // the lines of the current paragraph
 	paraRole, paraLabel, paraItem := roleBody, false, false
+	paraSummary := false
 	sectioned := false // a section header was read
 	flush := func() {
 		if len(para) == 0 {
@@ -124,9 +128,10 @@ func readStructure(desc string) []segment {
 			if role == roleBody && routineSentence.MatchString(s) {
 				role = roleReturns
 			}
-			out = append(out, segment{text: s, role: role, caps: shouting(s), label: paraLabel, item: paraItem, sectioned: sectioned})
+			out = append(out, segment{text: s, role: role, caps: shouting(s), label: paraLabel, item: paraItem, sectioned: sectioned, summary: paraSummary})
 		}
 		para = para[:0]
+		paraSummary = false
 	}
 	start := func(role segRole, label, item bool) {
 		flush()
@@ -195,6 +200,7 @@ func readStructure(desc string) []segment {
 			// this paragraph.
 			inline = int(role)
 			start(role, role == roleWarning, item)
+			paraSummary = summaryLabel.MatchString(line)
 			line = rest
 		case header && !isLabel:
 			// A header that names no section: a title, read as text but no
@@ -362,6 +368,9 @@ func (s *segment) informative() bool {
 // sentence that opens with "Returns" stays prose: for a read tool it is
 // what the tool does.
 var routineSentence = regexp.MustCompile(`^(?i)(?:the (?:call|request|response|endpoint|method|operation|api)\s+(?:also\s+)?(?:returns|responds|sends)\b|(?:it|this(?: call| endpoint| tool)?)\s+(?:also\s+)?sends an?\s+[\w.:-]+\s+(?:webhook|event)\b|requires (?:the |an? )?[\w:./-]+ (?:scope|permission|role|token|header)s?\b)`)
+
+// summaryLabel opens an OpenAPI operation's summary line.
+var summaryLabel = regexp.MustCompile(`^(?i)summary\s*:`)
 
 // httpOperation is a line that is an HTTP method and a path, as texts
 // generated from an OpenAPI document open.

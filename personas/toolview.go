@@ -260,6 +260,9 @@ func (tt *toolText) skimmed(budget int) []int {
 		}
 		out = append(out, i)
 		read++
+		if s.summary {
+			break // "summary: Relabel a sample": the description: is a section below
+		}
 		words += len(stems(s.text))
 		if words >= budget || read == 2 {
 			break
