@@ -108,6 +108,11 @@ func TestSkimmerReadsToAWordBudget(t *testing.T) {
 	if got := skim("🚫 Discontinue an item\nThe item can no longer be sold.\n♻️ Its stock history is kept.\n💡 Reversible."); got != "Discontinue an item The item can no longer be sold. Its stock history is kept." {
 		t.Errorf("short lines: skimmed %q", got)
 	}
+	// A warning line with an icon of its own is the layout's next item: a
+	// reader of first lines stops at it (and glances at its cues).
+	if got := skim("🗑️ Delete a gift, as one entered twice.\n⚠️ It is removed from the donor's history."); got != "Delete a gift, as one entered twice." {
+		t.Errorf("a warning line of its own: skimmed %q", got)
+	}
 	long := "Discontinue an item: it can no longer be sold or reordered, but its stock history is kept. Reversible."
 	if got := skim(long); got != "Discontinue an item: it can no longer be sold or reordered, but its stock history is kept." {
 		t.Errorf("a long first sentence is all a skimmer reads: %q", got)

@@ -258,6 +258,13 @@ func (tt *toolText) skimmed(budget int) []int {
 		if read > 0 && s.sectioned && !tt.segs[out[len(out)-1]].sectioned {
 			break // the summary ended at a section header ("NOTES")
 		}
+		if read > 0 && s.label {
+			// A line with an icon of its own ("⚠️ It is removed from the
+			// donor's history") is the next item of an emoji layout: a
+			// reader of first lines stops at it, and takes in its cues at
+			// a glance only (noticeCues).
+			break
+		}
 		out = append(out, i)
 		read++
 		if s.summary {
@@ -434,7 +441,7 @@ const nounNameShare = 0.5
 // noticeCues adds a salient segment's cues, not its words.
 func (v *view) noticeCues(s *segment) {
 	seq := stems(s.text)
-	w := 1.0
+	w := glanceWeight
 	if s.caps {
 		w = emphasis
 	}
@@ -443,6 +450,10 @@ func (v *view) noticeCues(s *segment) {
 		v.cues[cuePreserveWarn] += w * warningLabelCue
 	}
 }
+
+// glanceWeight is how much of an icon line's cues a skimmer that does not
+// read the line takes in at a glance.
+const glanceWeight = 0.5
 
 // warningLabelCue is what a warning label or header says by itself ("⚠️",
 // "WARNING:"): be careful with this tool, at half a worded warning.
