@@ -1712,16 +1712,12 @@ func TestAStopItsTextSaysLastsAWhileIsAPause(t *testing.T) {
 // second step lands on the opposite of what the stop also means (a
 // booking is what a cancel undoes), so "Book an item." is no pause.
 func TestAPauseIsNoBooking(t *testing.T) {
-	tools := []rtool{
-		{name: "book_item", kind: "custom", text: "Book an item."},
-		{name: "hold_item", kind: "custom", text: "Hold an item."},
-	}
-	careful := Builtin().Get("careful")
-	parts := explainParts(t, "The owner is away: stop their payments on the item for now", tools, careful)
-	if a := parts["book_item"].Action; a > 1e-9 {
+	tools := []rtool{{name: "book_item", kind: "custom", text: "Book an item."}, {name: "hold_item", kind: "custom", text: "Hold an item."}}
+	goal, careful := "The owner is away: stop their payments on the item for now", Builtin().Get("careful")
+	if a := actionOf(t, goal, tools, careful, "book_item"); a > 1e-9 {
 		t.Errorf("book for a stop for a while: action %.3f, want 0", a)
 	}
-	if a := parts["hold_item"].Action; a < temporaryWeight-1e-9 {
+	if a := actionOf(t, goal, tools, careful, "hold_item"); a < temporaryWeight-1e-9 {
 		t.Errorf("hold for a stop for a while: action %.3f, want %.2f", a, temporaryWeight)
 	}
 }
@@ -1862,15 +1858,12 @@ func TestStopUntilIsForAWhile(t *testing.T) {
 // "Log that they've got it" records a fact about the record (marks it),
 // it creates nothing; "log a call" is still a create.
 func TestLogThatIsAMark(t *testing.T) {
-	tools := []rtool{
-		{name: "create_item", kind: "custom", text: "Create an item."},
-		{name: "mark_item_collected", kind: "custom", text: "Mark an item collected."},
-	}
+	tools := []rtool{{name: "create_item", kind: "custom", text: "Create an item."}, {name: "mark_item_collected", kind: "custom", text: "Mark an item collected."}}
 	careful := Builtin().Get("careful")
-	if a := explainParts(t, "The owner came for the item: log that they've got it", tools, careful)["mark_item_collected"].Action; a < wordingSenseWeight-1e-9 {
+	if a := actionOf(t, "The owner came for the item: log that they've got it", tools, careful, "mark_item_collected"); a < wordingSenseWeight-1e-9 {
 		t.Errorf("log that …, mark: action %.3f, want %.2f", a, wordingSenseWeight)
 	}
-	if a := explainParts(t, "Log a new item for the owner", tools, careful)["mark_item_collected"].Action; a > 1e-9 {
+	if a := actionOf(t, "Log a new item for the owner", tools, careful, "mark_item_collected"); a > 1e-9 {
 		t.Errorf("log a thing, mark: action %.3f, want 0", a)
 	}
 }
