@@ -461,7 +461,7 @@ func TestSkimmerReadsPastRoutineSentences(t *testing.T) {
 // summary, and takes the summary for what the tool does: the description:
 // under it is a section of its own, which a first-line reader does not
 // reach (it had read on into it while the summary was short of the word
-// budget; held-out authors of five batches expected otherwise, and the
+// budget; held-out authors of seven batches expected otherwise, and the
 // suite agreed: 785 -> 790 of 1014). Without a summary the description is
 // the first sentence.
 func TestSkimmerReadsPastOpenAPIMetadata(t *testing.T) {
