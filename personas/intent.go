@@ -329,6 +329,12 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// hold it; "send everyone who visits … there": to redirect.
 		raw = stopFrom.ReplaceAllString(raw, "block $1")
 		raw = makeRole.ReplaceAllString(raw, "set $2 to $1")
+		if m := keepBack.FindStringSubmatch(raw); m != nil && !strings.HasSuffix(strings.ToLower(m[0]), "back") {
+			// "Keep it away from testing": to hold it apart, which is
+			// to isolate it or set it apart.
+			k := key("hold")
+			wordingSenses[k] = append(wordingSenses[k], key("isolate"), key("set apart"), key("separate"))
+		}
 		raw = keepBack.ReplaceAllString(raw, "hold $1") // "keep it away from testing": hold it apart
 		raw = sendVisitors.ReplaceAllString(raw, "redirect $1")
 		// "Let the rotation know": a causative frame around its object.
