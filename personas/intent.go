@@ -1027,7 +1027,7 @@ var valueNouns = setOf("number", "value", "name", "label", "date", "price", "amo
 // getItTo is "get it to someone": a delivery, no look-up.
 var getItTo = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their)\s+\pL+)\s+(?:over\s+|across\s+|back\s+)?to\s+`)
 
-var putPlace = regexp.MustCompile(`(?i)\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(there|here|under|below|beneath|above|beside|next\s+to)\b|\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:into|inside|onto|in|on)\b`)
+var putPlace = regexp.MustCompile(`(?i)\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(there|here|under|below|beneath|above|beside|next\s+to)\b|\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:into|inside|onto|in|on)\b`)
 
 // lightObjectHead is the head noun of the object after a clause's opening
 // light verb: "Take one manual snapshot of database …" → snapshot. "" when

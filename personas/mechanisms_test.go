@@ -1885,6 +1885,9 @@ func TestWantToPutAValueOnGetItTo(t *testing.T) {
 	if v := verbOf("The meter shows 4521. Put the right number on that reading so they aren't billed on the wrong one"); v != key("set") {
 		t.Errorf("putting a value on a record sets it: %q", v)
 	}
+	if v := verbOf("It is really Ann's tube. Put her name on that same tube and its tests"); v != key("set") {
+		t.Errorf("putting her name on a record sets it: %q", v)
+	}
 	if v := verbOf("Put the file into the archive folder"); v != key("move") {
 		t.Errorf("putting a thing somewhere moves it: %q", v)
 	}
