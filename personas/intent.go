@@ -778,7 +778,7 @@ var keptObject = regexp.MustCompile(`(?i)\b(?:keep|keeping|retain|retaining|pres
 // keepItOnFile is a goal that says to keep its target itself: "but keep it
 // on file for the investigation", "keep them in the system", "keep the
 // record".
-var keepItOnFile = regexp.MustCompile(`(?i)\b(?:keep|retain|preserve)\s+(?:(?:it|them|(?:the|their|its|this|that)\s+\pL+(?:\s+(?:file|record|history))?)\s+(?:on\s+(?:file|record|(?:their|the|its|our|his|her)\s+record)|in\s+(?:the|our)\s+(?:system|records?|files?|database)|for\s+(?:the\s+|our\s+)?(?:records?|audit|auditors|investigation))|a\s+record\s+of\s+(?:it|them)\b)`)
+var keepItOnFile = regexp.MustCompile(`(?i)\b(?:keep|retain|preserve)\s+(?:(?:it|them|him|her|(?:the|their|its|this|that|his|her|our)\s+\pL+(?:\s+(?:file|record|history))?)\s+(?:on\s+(?:file|record|(?:their|the|its|our|his|her)\s+record)|in\s+(?:the|our)\s+(?:system|records?|files?|database)|for\s+(?:the\s+|our\s+)?(?:records?|audit|auditors|investigation))|a\s+record\s+of\s+(?:it|them)\b)`)
 
 // keptWords are the stems of the nouns a goal says to keep ("keep their
 // account and grades": account, grade), not its pronouns ("keep it") or
@@ -1025,7 +1025,7 @@ var valueNouns = setOf("number", "value", "name", "label", "date", "price", "amo
 	"title", "address", "email", "phone", "code", "rate", "total", "score", "status")
 
 // getItTo is "get it to someone": a delivery, no look-up.
-var getItTo = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their)\s+\pL+)\s+(?:over\s+|across\s+|back\s+)?to\s+`)
+var getItTo = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+)\s+(?:over\s+|across\s+|back\s+)?to\s+`)
 
 var putPlace = regexp.MustCompile(`(?i)\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(there|here|under|below|beneath|above|beside|next\s+to)\b|\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:into|inside|onto|in|on)\b`)
 
