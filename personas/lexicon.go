@@ -104,6 +104,8 @@ var builtinLexicon = slices.Concat(
 		group(1.0, "assign", "allocate"),
 		pair(0.8, "assign", "reassign", "transfer", "hand over"),
 		group(1.0, "lock", "freeze"),
+		// Putting a mistake right: to fix a typed value is to correct it.
+		group(0.8, "correct", "fix", "rectify"),
 		// "Release" a hold is not publishing: a shared sense, not a synonym.
 		pair(0.7, "release", "publish", "deploy"),
 		group(1.0, "merge", "combine"),

@@ -1901,3 +1901,14 @@ func TestWantToPutAValueOnGetItTo(t *testing.T) {
 		t.Errorf("getting it to someone sends it: %q", v)
 	}
 }
+
+// To fix a mistyped value is to correct it: the two are one action, not
+// only both kinds of update.
+func TestFixIsCorrect(t *testing.T) {
+	tools := []rtool{{name: "remind_item", kind: "custom", text: "Remind the owner of an item; nothing else changes."}, {name: "correct_item", kind: "custom", text: "Correct an item's email address."}}
+	careful := Builtin().Get("careful")
+	goal := "The owner's email was typed wrong: fix it on that same item"
+	if c, r := actionOf(t, goal, tools, careful, "correct_item"), actionOf(t, goal, tools, careful, "remind_item"); c <= r {
+		t.Errorf("fix: correct_item's action %.3f, want above remind_item's %.3f", c, r)
+	}
+}
