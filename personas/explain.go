@@ -146,7 +146,7 @@ func (m *Model) ExplainChoice(p *Persona, g *engine.Goal) Explanation {
 			}
 			for k, r := range v.redirects {
 				te.Redirects = append(te.Redirects, RedirectExplains{Tool: m.world.Tools[r.other].Name, Away: r.away,
-					Purpose: append([]string(nil), r.purpose...), Relevance: round4(redirectRelevance(tm, r, k, lit))})
+					Purpose: append([]string(nil), r.purpose...), Relevance: round4(redirectRelevance(in, tm, r, k, lit))})
 			}
 			ae.Tools = append(ae.Tools, te)
 		}

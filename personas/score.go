@@ -336,7 +336,7 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 			if !ok {
 				continue
 			}
-			f := tr.Attention * redirectRelevance(tm, r, k, lit)
+			f := tr.Attention * redirectRelevance(in, tm, r, k, lit)
 			from, to := i, j
 			if r.away {
 				from, to = j, i
@@ -365,7 +365,7 @@ func (m *Model) redirectDenial(rd *reading, ti int, lv attentionLevel, isCand fu
 		if r.away || r.other == ti || !isCand(r.other) {
 			continue
 		}
-		d = math.Max(d, tr.Attention*redirectRelevance(tm, r, k, tr.Literalness))
+		d = math.Max(d, tr.Attention*redirectRelevance(&rd.in, tm, r, k, tr.Literalness))
 	}
 	return d
 }
@@ -435,7 +435,13 @@ func contextMatch(in *intent, tm *toolMatch, lit float64, destroysKept bool) flo
 // modify_instance" on a tool that launches does not send away a reader who
 // wants to launch, however many words the two share; "to keep the data, use
 // archive_contact" on delete_contact still applies to a goal that hides.
-func redirectRelevance(tm *toolMatch, r redirect, k int, lit float64) float64 {
+func redirectRelevance(in *intent, tm *toolMatch, r redirect, k int, lit float64) float64 {
+	if contradictsDuration(in, r.purpose) {
+		// "To stop it working only for a while, use suspend_permit" is not
+		// about a goal that asks for good, nor "to end it for good, use
+		// revoke_permit" about a stop for a while.
+		return 0
+	}
 	rel := relevance(tm.relevance[k], lit)
 	if r.verb == "" {
 		return rel
@@ -444,6 +450,23 @@ func redirectRelevance(tm *toolMatch, r redirect, k int, lit float64) float64 {
 	own := math.Min(math.Max(actionMatch(tm, lit), 0), 1)
 	return math.Max(purpose, rel*(1-own))
 }
+
+// contradictsDuration: a redirect's purpose says its action lasts the
+// other way than the goal asks (a while for a goal that asks for good, or
+// for good for a stop for a while).
+func contradictsDuration(in *intent, purpose []string) bool {
+	for _, w := range purpose {
+		if in.lasting && whilePurpose[w] || in.whileOnly && lastingPurpose[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	whilePurpose   = stemSet("while", "temporarily", "temporary")
+	lastingPurpose = stemSet("good", "permanently", "permanent", "forever")
+)
 
 // relevance is how much a redirect's purpose describes this intent: the
 // share of its purpose words the intent contains (exactly or by synonym).

@@ -109,7 +109,9 @@ var cueTexts = []struct {
 		"all versions", "forever", "purge", "wipe", "unrecoverable", "destructive", "no way back", "irrevocable",
 		"irrevocably", "hard delete", "no undo", "lost", "for good", "obliterate", "expunge", "no recovery"}},
 	{cuePreserveReassure, []string{"keep", "reversible", "restore", "undo", "recoverable", "recover", "retain",
-		"preserve", "history kept", "unarchive", "soft delete", "bring back", "intact", "safe"}},
+		"preserve", "history kept", "unarchive", "soft delete", "bring back", "intact", "safe",
+		// "… the permit stays on file with its history": the record is kept.
+		"stays on file", "remains on file", "stays on record", "remains on record", "kept on file"}},
 	{cueRepeatWarn, []string{"each call", "every call", "each time", "every time", "again", "twice", "duplicate", "double"}},
 	{cueRepeatReassure, []string{"idempotent", "idempotency", "safe retry", "repeat safe", "at most once", "exactly once",
 		"safe to retry", "safely retry",
@@ -384,6 +386,12 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 			}
 			if a.Destructive {
 				v.cues[cuePreserveWarn]++
+				if v.cues[cueLasting] > 0 && v.cues[cuePreserveReassure] > 0 {
+					// "Revoke a permit for good …; the permit stays on
+					// file": what the annotation calls destructive is
+					// that the end lasts, as the text says, not a loss.
+					v.cues[cueLasting]++
+				}
 			}
 			if a.Idempotent {
 				v.cues[cueRepeatReassure]++
