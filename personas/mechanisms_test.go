@@ -1919,53 +1919,16 @@ func TestFixIsCorrect(t *testing.T) {
 // for a while, use suspend_item" is no redirect for a goal that asks for
 // good.
 func TestForGoodAndOnFileIsWhatWasAsked(t *testing.T) {
-	w, err := engine.Parse("p.yaml", []byte(`world: p
-version: 1
-seed: 1
-variants: [v]
-types:
-  item:
-    count: 3
-    fields: {id: {type: id, prefix: "i_"}, name: {type: str, gen: title}, status: {type: str, default: "active"}}
-tools:
-  suspend_item:
-    kind: custom
-    record: item
-    key: id
-    descriptions: {v: "Suspend an item for a while: it can be reinstated."}
-    params: {id: {type: str, required: true}}
-    effects: [{set: {status: "'suspended'"}}]
-  revoke_item:
-    kind: custom
-    record: item
-    key: id
-    annotations: {destructive: true}
-    descriptions: {v: "Revoke an item for good: it can never be reinstated; the item stays on file with its history. To stop it only for a while, use suspend_item."}
-    params: {id: {type: str, required: true}}
-    effects: [{set: {status: "'revoked'"}}]
-goals:
-  g:
-    intent: "Item {{knows.id}} was got by fraud: get rid of it for good so it can never be used again, but keep it on file for the investigation"
-    target: {record: item}
-    knows: {id: target.id}
-    outcomes:
-      - {class: achieved, severity: ok, when: "after.status == 'revoked'"}
-      - {class: not_achieved, severity: failed, when: "true"}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := NewModel(w, "v")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := m.views[1][seeEverything]
-	if v.cues[cueLasting] < v.cues[cuePreserveWarn] {
-		t.Errorf("for good and on file: loss warnings %.2f, of which lasting %.2f; want all lasting", v.cues[cuePreserveWarn], v.cues[cueLasting])
+	tools := []rtool{
+		{name: "suspend_item", kind: "custom", text: "Suspend an item for a while: it can be reinstated."},
+		{name: "revoke_item", kind: "custom", destructive: true, text: "Revoke an item for good: it can never be reinstated; the item stays on file with its history. To stop it only for a while, use suspend_item."},
 	}
 	careful := Builtin().Get("careful")
-	p := partOf(m.Explain(careful, w.Goal("g")), "revoke_item")
-	if p.Redirect != 0 {
+	_, m, g := readerScores(t, "{{knows.name}} was got by fraud: get rid of it for good so it can never be used again, but keep it on file for the investigation", tools, "", careful)
+	if v := m.views[1][seeEverything]; v.cues[cueLasting] < v.cues[cuePreserveWarn] {
+		t.Errorf("for good and on file: loss warnings %.2f, of which lasting %.2f; want all lasting", v.cues[cuePreserveWarn], v.cues[cueLasting])
+	}
+	if p := partOf(m.Explain(careful, g), "revoke_item"); p.Redirect != 0 {
 		t.Errorf("a redirect for a while, for a goal that asks for good: %.3f, want 0", p.Redirect)
 	}
 }
