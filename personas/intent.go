@@ -329,13 +329,14 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// hold it; "send everyone who visits … there": to redirect.
 		raw = stopFrom.ReplaceAllString(raw, "block $1")
 		raw = makeRole.ReplaceAllString(raw, "set $2 to $1")
-		if m := keepBack.FindStringSubmatch(raw); m != nil && !strings.HasSuffix(strings.ToLower(m[0]), "back") {
+		raw = keepBack.ReplaceAllString(raw, "hold $1")
+		if keepAway.MatchString(raw) {
 			// "Keep it away from testing": to hold it apart, which is
 			// to isolate it or set it apart.
+			raw = keepAway.ReplaceAllString(raw, "hold $1")
 			k := key("hold")
 			wordingSenses[k] = append(wordingSenses[k], key("isolate"), key("set apart"), key("separate"))
 		}
-		raw = keepBack.ReplaceAllString(raw, "hold $1") // "keep it away from testing": hold it apart
 		raw = sendVisitors.ReplaceAllString(raw, "redirect $1")
 		// "Let the rotation know": a causative frame around its object.
 		raw = letKnow.ReplaceAllString(raw, "notify $1")
@@ -657,24 +658,20 @@ type verbSense struct {
 }
 
 // addSense adds an action the goal's wording implies, keeping the higher
-// weight when it is there already.
-func (in *intent) addSense(k string, w float64) {
+// weight when it is there already. It returns the sense, valid until the
+// next one is added (nil for the verb itself, which is no sense).
+func (in *intent) addSense(k string, w float64) *verbSense {
 	if k == in.verb {
-		return
+		return nil
 	}
 	for i := range in.senses {
 		if in.senses[i].key == k {
 			in.senses[i].weight = math.Max(in.senses[i].weight, w)
-			return
+			return &in.senses[i]
 		}
 	}
 	in.senses = append(in.senses, verbSense{key: k, weight: w})
-}
-
-// senseIndex is the index of sense k in in.senses (-1: none; the verb
-// itself is no sense).
-func (in *intent) senseIndex(k string) int {
-	return slices.IndexFunc(in.senses, func(s verbSense) bool { return s.key == k })
+	return &in.senses[len(in.senses)-1]
 }
 
 // newIntent weighs words for one action verb.
@@ -1007,7 +1004,8 @@ var conditionalLead = regexp.MustCompile(`^(?i)\s*(?:if|unless|in\s+case|wheneve
 var (
 	stopFrom     = regexp.MustCompile(`(?i)\b(?:stop|prevent|keep)\s+((?:anyone|everyone|anybody|people|others|users)\s+)from\b`)
 	makeRole     = regexp.MustCompile(`(?i)\bmake\s+(them|him|her|\x{E000})\s+(?:its|the|their)\s+(driver|owner|admin|manager|lead|assignee|maintainer|contact)\b`)
-	keepBack     = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|his|her|its|this|that)\s+[\pL-]+)\s+)(?:back\b|(?:away|apart)\s+from\b|out\s+of\b|aside\b)`)
+	keepBack     = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|his|her|its|this|that)\s+[\pL-]+)\s+)back\b`)
+	keepAway     = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|his|her|its|this|that)\s+[\pL-]+)\s+)(?:(?:away|apart)\s+from\b|out\s+of\b|aside\b)`)
 	sendVisitors = regexp.MustCompile(`(?i)\bsend\s+((?:everyone|everybody|visitors|traffic|users|people|all\s+traffic)\b)`)
 )
 
@@ -1193,9 +1191,8 @@ func (in *intent) readForAWhile(text string) {
 	}
 	in.preserve, in.whileOnly = true, true
 	for _, k := range slices.Sorted(maps.Keys(temporaryVerbs)) {
-		in.addSense(k, temporaryWeight)
-		if i := in.senseIndex(k); i >= 0 {
-			in.senses[i].exact = true
+		if s := in.addSense(k, temporaryWeight); s != nil {
+			s.exact = true
 		}
 	}
 }

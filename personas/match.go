@@ -205,16 +205,16 @@ func (mt *matcher) opposesNear(verb, b string) bool {
 		return true
 	}
 	for n, w := range mt.of(verb, true) {
-		if w.weight >= cancelNear && (w.kind == relDomain || w.kind == relWorld) && mt.r.opposes(n, b) {
+		if w.weight >= nearWeight && (w.kind == relDomain || w.kind == relWorld) && mt.r.opposes(n, b) {
 			return true
 		}
 	}
 	return false
 }
 
-// cancelNear is how close a word must be to a verb for its opposites to be
+// nearWeight is how close a word must be to a verb for its opposites to be
 // the verb's: a domain family member's weight.
-const cancelNear = 0.7
+const nearWeight = 0.7
 
 // opposition is the first of a tool's action words that opposes verb, or
 // opposes a word the domain or world holds to be the same as verb (hide ≈

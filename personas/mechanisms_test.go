@@ -1894,7 +1894,7 @@ func TestWantToPutAValueOnGetItTo(t *testing.T) {
 	if v := verbOf("The box was found open: keep it away from testing until QA has looked at it"); v != key("hold") {
 		t.Errorf("keeping it away from testing holds it apart: %q", v)
 	}
-	if ins := parseIntent("The box was found open: keep it away from testing until QA has looked at it", r.isAction, r); ins[0].senseIndex(key("set apart")) < 0 {
+	if ins := parseIntent("The box was found open: keep it away from testing until QA has looked at it", r.isAction, r); !slices.ContainsFunc(ins[0].senses, func(s verbSense) bool { return s.key == key("set apart") }) {
 		t.Errorf("holding it apart is setting it apart: senses %+v", ins[0].senses)
 	}
 	if v := verbOf("The result has been checked: get it to the doctor who asked for the test, once"); v != key("send") {

@@ -701,7 +701,8 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 		v.cues[cueRepeatWarn] += warn[cueRepeatWarn]
 		return nil
 	}
-	if m := useWhen.FindStringSubmatch(trimmed); m != nil {
+	useWhenMatch := useWhen.FindStringSubmatch(trimmed)
+	if m := useWhenMatch; m != nil {
 		var sw []string
 		for _, w := range stems(m[1]) {
 			if !lightVerbs[w] && !slices.Contains(sw, w) {
@@ -756,7 +757,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	}
 	aug, _ := r.augment(seq)
 	v.words = append(v.words, aug[len(seq):]...)
-	countCues(lossEventsOut(seq, trimmed), action, w, v.cueContext(), &v.cues)
+	countCues(lossEventsOut(seq, trimmed, useWhenMatch != nil), action, w, v.cueContext(), &v.cues)
 	if s.role == roleWarning {
 		v.cues[cuePreserveWarn] += w * warningLabelCue
 	}
@@ -906,18 +907,21 @@ var someoneLost = regexp.MustCompile(`(?i)\b(?:lost|lose|loses|losing)\s+(?:thei
 // an event in the world — someoneLost, or a "Use this when a card is
 // lost" that says when to use the tool, not what it does — so that they
 // count as no loss warning; positions stay as they were.
-func lossEventsOut(seq []string, raw string) []string {
-	if !someoneLost.MatchString(raw) && !useWhen.MatchString(raw) {
+func lossEventsOut(seq []string, raw string, situation bool) []string {
+	if !situation && !someoneLost.MatchString(raw) {
 		return seq
 	}
 	out := slices.Clone(seq)
 	for i, w := range out {
-		if w == stem("lost") || w == stem("lose") {
+		if lossWords[w] {
 			out[i] = ""
 		}
 	}
 	return out
 }
+
+// lossWords are the stems lossEventsOut blanks.
+var lossWords = stemSet("lost", "lose")
 
 // atOnce are the words of a text that says its tool acts at once.
 var atOnce = stemSet("immediately", "instantly", "now", "straightaway")
