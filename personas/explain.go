@@ -84,6 +84,9 @@ type RedirectExplains struct {
 	Away      bool     `json:"away"` // true: from that tool to this one
 	Purpose   []string `json:"purpose,omitempty"`
 	Relevance float64  `json:"relevance"` // how much the purpose describes the goal, in [0, 1]
+	// Why is set when the redirect does not apply whatever its words: its
+	// purpose lasts the other way than the goal asks.
+	Why string `json:"why,omitempty"`
 }
 
 var levelNames = [3]string{"name", "first sentence", "everything"}
@@ -145,8 +148,12 @@ func (m *Model) ExplainChoice(p *Persona, g *engine.Goal) Explanation {
 				te.Cues = append(te.Cues, CueExplanation{Kind: "acts at once", Count: round4(v.now)})
 			}
 			for k, r := range v.redirects {
-				te.Redirects = append(te.Redirects, RedirectExplains{Tool: m.world.Tools[r.other].Name, Away: r.away,
-					Purpose: append([]string(nil), r.purpose...), Relevance: round4(redirectRelevance(in, tm, r, k, lit))})
+				re := RedirectExplains{Tool: m.world.Tools[r.other].Name, Away: r.away,
+					Purpose: append([]string(nil), r.purpose...), Relevance: round4(redirectRelevance(in, tm, r, k, lit))}
+				if contradictsDuration(in, r.purpose) {
+					re.Why = whyOtherDuration
+				}
+				te.Redirects = append(te.Redirects, re)
 			}
 			ae.Tools = append(ae.Tools, te)
 		}

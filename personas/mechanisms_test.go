@@ -1931,4 +1931,10 @@ func TestForGoodAndOnFileIsWhatWasAsked(t *testing.T) {
 	if p := partOf(m.Explain(careful, g), "revoke_item"); p.Redirect != 0 {
 		t.Errorf("a redirect for a while, for a goal that asks for good: %.3f, want 0", p.Redirect)
 	}
+	// explain says why that redirect does not apply.
+	for _, te := range m.ExplainChoice(careful, g).Actions[0].Tools {
+		if te.Tool == "revoke_item" && (len(te.Redirects) != 1 || te.Redirects[0].Why != whyOtherDuration) {
+			t.Errorf("explain's redirects of revoke_item: %+v, want one with why %q", te.Redirects, whyOtherDuration)
+		}
+	}
 }

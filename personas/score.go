@@ -116,13 +116,14 @@ const keptEndWeight = 0.7
 // Why an action match was changed from what the text's words give, as
 // explain shows it.
 const (
-	whyDenied      = "a redirect's purpose describes the goal: the text says it is not for this"
-	whyAtOnce      = "acts at once, for a goal that asks for later: halved"
-	whyOtherRecord = "acts on another record type than the goal's, one the goal does not name: halved"
-	whyErasesKept  = "deletes the record the goal says to keep: no match"
-	whyForAWhile   = "a stop its text says lasts a while, for a stop for a while: a pause"
-	whyLasts       = "says its action lasts or loses, for a stop for a while: halved"
-	whyPause       = "a pause, for a goal that asks for good: halved"
+	whyDenied        = "a redirect's purpose describes the goal: the text says it is not for this"
+	whyAtOnce        = "acts at once, for a goal that asks for later: halved"
+	whyOtherRecord   = "acts on another record type than the goal's, one the goal does not name: halved"
+	whyErasesKept    = "deletes the record the goal says to keep: no match"
+	whyForAWhile     = "its text gives its stop a while to last: the pause a stop for a while asks, whatever the verb"
+	whyOtherDuration = "its purpose lasts the other way than the goal asks"
+	whyLasts         = "says its action lasts or loses, for a stop for a while: halved"
+	whyPause         = "a pause, for a goal that asks for good: halved"
 )
 
 // adjustedAction is how surely tool ti does the goal's action, for a

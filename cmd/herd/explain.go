@@ -283,7 +283,11 @@ func writeToolExplanation(w io.Writer, t personas.ToolExplanation) {
 		if len(r.Purpose) > 0 {
 			purpose = " for " + strings.Join(r.Purpose, " ")
 		}
-		fmt.Fprintf(w, "          redirect %s%s (relevance %.2f)\n", dir, purpose, r.Relevance)
+		why := ""
+		if r.Why != "" {
+			why = ": " + r.Why
+		}
+		fmt.Fprintf(w, "          redirect %s%s (relevance %.2f%s)\n", dir, purpose, r.Relevance, why)
 	}
 	if t.Disagreement != "" {
 		fmt.Fprintf(w, "          disagrees: %s\n", t.Disagreement)
