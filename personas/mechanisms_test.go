@@ -1938,3 +1938,30 @@ func TestForGoodAndOnFileIsWhatWasAsked(t *testing.T) {
 		}
 	}
 }
+
+// "A reservation the guest can no longer keep" is a guest who cannot come,
+// not a tool that keeps nothing; "it does not keep the history" and "can no
+// longer be kept" still warn.
+func TestSomeoneWhoCannotKeepItIsNoLossWarning(t *testing.T) {
+	warns := func(text string) float64 {
+		var c [cueKinds]float64
+		countCues(lossEventsOut(stems(text), text, false), -1, 1, cueContext{}, &c)
+		return c[cuePreserveWarn]
+	}
+	for _, text := range []string{
+		"Cancel a reservation the guest can no longer keep: the table is freed for others.",
+		"Move an appointment the patient cannot keep.",
+	} {
+		if w := warns(text); w != 0 {
+			t.Errorf("%q: loss warning %.2f, want none", text, w)
+		}
+	}
+	for _, text := range []string{
+		"Delete the order: it does not keep the history.",
+		"The data can no longer be kept.",
+	} {
+		if w := warns(text); w == 0 {
+			t.Errorf("%q: no loss warning", text)
+		}
+	}
+}

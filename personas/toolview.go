@@ -908,17 +908,29 @@ var someoneLost = regexp.MustCompile(`(?i)\b(?:lost|lose|loses|losing)\s+(?:thei
 // lost" that says when to use the tool, not what it does — so that they
 // count as no loss warning; positions stay as they were.
 func lossEventsOut(seq []string, raw string, situation bool) []string {
-	if !situation && !someoneLost.MatchString(raw) {
+	lost := situation || someoneLost.MatchString(raw)
+	unkept := cannotKeepIt.MatchString(raw)
+	if !lost && !unkept {
 		return seq
 	}
 	out := slices.Clone(seq)
 	for i, w := range out {
-		if lossWords[w] {
+		switch {
+		case lost && lossWords[w]:
+			out[i] = ""
+		case unkept && w == "keep" && (i >= 1 && cueNegations[seq[i-1]] || i >= 2 && cueNegations[seq[i-2]]):
 			out[i] = ""
 		}
 	}
 	return out
 }
+
+// cannotKeepIt is a keep that someone cannot do to a thing named before
+// it, the clause ending at the verb: "a reservation the guest can no
+// longer keep", "an appointment they cannot keep". That is someone unable
+// to attend, not a tool that keeps nothing ("it does not keep the
+// history", "can no longer be kept").
+var cannotKeepIt = regexp.MustCompile(`(?i)\b(?:can\s*not|can't|cannot|could\s+not|couldn't|can\s+no\s+longer|could\s+no\s+longer|won't|will\s+not)\s+keep\s*(?:[,:;.)]|$|after\s+all|any\s*more)`)
 
 // lossWords are the stems lossEventsOut blanks.
 var lossWords = stemSet("lost", "lose")
