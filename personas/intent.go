@@ -244,6 +244,8 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		}
 	}
 	text = text[len(politeFrame.FindString(text)):]
+	text = onceWhen.ReplaceAllString(text, "when$1")
+	text = fromNowOn.ReplaceAllString(text, "$1")
 	// A colon after a request explains it: "Tag the release: mark commit
 	// c_1 as v2.4" asks for one action, said twice; "Reply …: tell them we
 	// are on it" says what the reply says. The clause right after such a
@@ -296,6 +298,16 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		if loc := ensureFrame.FindStringIndex(raw); loc != nil {
 			raw = raw[loc[1]:]
 			prevent = negatedClause.MatchString(raw)
+			if !prevent {
+				raw = endsUpOn.ReplaceAllString(raw, "send $1 to")
+			}
+		}
+		if m := insteadChange.FindStringSubmatch(raw); m != nil {
+			// The place or time it goes to, without its preposition, which
+			// would make a phrasal verb of "move" ("move on").
+			raw = "move " + m[1] + " to " + leadingPreposition.ReplaceAllString(m[2], "") + m[3]
+			k := key("move")
+			wordingSenses[k] = append(wordingSenses[k], key("change"))
 		}
 		// "…, not a fresh run of the whole pipeline", "rather than a new
 		// one": the alternative the goal rules out describes the tool not
@@ -327,7 +339,16 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// "Stop anyone from paying with it": to block it; "make them its
 		// driver": to set its driver; "keep their delivery back": to
 		// hold it; "send everyone who visits … there": to redirect.
+		raw = stopSeeing.ReplaceAllString(raw, "hide it from $1")
 		raw = stopFrom.ReplaceAllString(raw, "block $1")
+		raw = putOnPause.ReplaceAllString(raw, "$2 $1")
+		raw = letGoTo.ReplaceAllString(raw, "set $1to")
+		raw = getOnto.ReplaceAllString(raw, "add $1 to ")
+		if getOut.MatchString(raw) {
+			raw = getOut.ReplaceAllString(raw, "release $1")
+			k := key("release")
+			wordingSenses[k] = append(wordingSenses[k], key("publish"))
+		}
 		raw = makeRole.ReplaceAllString(raw, "set $2 to $1")
 		raw = keepBack.ReplaceAllString(raw, "hold $1")
 		if keepAway.MatchString(raw) {
@@ -1007,7 +1028,45 @@ var (
 	keepBack     = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|his|her|its|this|that)\s+[\pL-]+)\s+)back\b`)
 	keepAway     = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|his|her|its|this|that)\s+[\pL-]+)\s+)(?:(?:away|apart)\s+from\b|out\s+of\b|aside\b)`)
 	sendVisitors = regexp.MustCompile(`(?i)\bsend\s+((?:everyone|everybody|visitors|traffic|users|people|all\s+traffic)\b)`)
+	// stopSeeing is keeping others from seeing a thing, which hides it:
+	// "stop the public being able to see it", "keep students from
+	// opening it".
+	stopSeeing = regexp.MustCompile(`(?i)\b(?:stop|prevent|keep)\s+((?:the\s+public|the\s+world|anyone|everyone|anybody|people|others|users|the\s+[\pL-]+)\s+)(?:from\s+)?(?:being\s+able\s+to\s+)?(?:see(?:ing)?|view(?:ing)?|read(?:ing)?|open(?:ing)?|access(?:ing)?|listen(?:ing)?\s+to|find(?:ing)?|download(?:ing)?)\b`)
+	// putOnPause is "put it on pause / on hold / on ice": to pause, hold
+	// or freeze it, not to move it somewhere.
+	putOnPause = regexp.MustCompile(`(?i)\bput\s+((?:it|them|this|that|(?:the|this|that|its|their|our|his|her)\s+[\pL-]+)\s+)on\s+(pause|hold|ice)\b`)
+	// letGoTo is a value let reach another: "let its budget go to {{amount}}
+	// a day" sets it.
+	letGoTo = regexp.MustCompile(`(?i)\blet\s+((?:it|them|(?:the|its|their|this|that)\s+(?:(?:[\pL-]+|\x{E000})\s+){0,2}?(?:[\pL-]+|\x{E000}))\s+)(?:go|rise|climb|drop|fall)\s+(?:up\s+|down\s+)?to\b`)
+	// getOnto is getting a thing onto a list, a docket or a calendar: to
+	// add it there.
+	getOnto = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+)\s+(?:onto|on\s+to)\s+`)
+	// endsUpOn is what a "make sure" asks to be somewhere: "make sure
+	// everyone already subscribed ends up on the new feed" sends them
+	// there (and people sent somewhere are redirected: sendVisitors).
+	endsUpOn = regexp.MustCompile(`(?i)^(.*?)\b(?:ends?|gets?)\s+(?:up\s+)?(?:on|in|at|onto|into)\b`)
 )
+
+// insteadChange is a thing that should be, happen or take place
+// otherwise than it is: "booking X should be for collecting the car on
+// {{date}} instead", "it has to take place on {{date}} instead", "they'd
+// like it to run in episode {{episode}} instead". The clause asks to move
+// it (and so to change it); the thing is its subject.
+var insteadChange = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(?:be\s+held|take\s+place|happen|run|go\s+ahead|start|be)\s+((?:for|on|in|at|from|into|to)\b.*?)\binstead\b(.*)$`)
+
+var leadingPreposition = regexp.MustCompile(`^(?i)(?:for|on|in|at|from|into|to)\s+`)
+
+// getOut is getting or putting a thing out to its audience: "get it out
+// to listeners today", "put the new edition out": to release it.
+var getOut = regexp.MustCompile(`(?i)\b(?:get|put)\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+(?:new\s+)?\pL+)\s+out\b`)
+
+// fromNowOn is a time adverb whose "on" is no verb's particle: "let it go
+// to {{amount}} a day from now on" is not "go on".
+var fromNowOn = regexp.MustCompile(`(?i)\b(from\s+(?:now|then|today|tomorrow|that\s+day|here|\x{E000}))\s+on\b`)
+
+// onceWhen is "once" as a conjunction, "once legal says yes", "once it's
+// fixed": when something happens, not only once.
+var onceWhen = regexp.MustCompile(`(?i)\bonce(\s+(?:(?:it|they|he|she|we|you)\b|(?:the|our|their|its|his|her)\s+\pL+|\pL+\s+(?:says|said|agrees|agreed|approves|approved|confirms|confirmed|signs|signed|is|are|has|have|was|were)\b))`)
 
 // letKnow is "let … know", which notifies: "let the rotation know".
 var letKnow = regexp.MustCompile(`(?i)\blet\s+((?:[\pL'’-]+\s+){0,3}?)know\b`)

@@ -1965,3 +1965,53 @@ func TestSomeoneWhoCannotKeepItIsNoLossWarning(t *testing.T) {
 		}
 	}
 }
+
+// Goals of batches 23 and 24 said their action in ways the reader missed:
+// a thing that should be or happen elsewhere "instead" is moved; people
+// a "make sure" wants to end up somewhere are sent (redirected) there; "put
+// it on pause" pauses; keeping others from seeing a thing hides it; letting
+// a value go to another sets it; getting a thing onto a docket adds it;
+// getting it out to its audience releases it. "once legal says yes" asks
+// for nothing only once, and "from now on" is no particle of "go".
+func TestGoalsOfBatches23And24(t *testing.T) {
+	careful := Builtin().Get("careful")
+	items := []rtool{
+		{name: "modify_item", kind: "custom", text: "Modify an item."},
+		{name: "redirect_item", kind: "custom", text: "Redirect an item's readers."},
+		{name: "pause_item", kind: "custom", text: "Pause an item."},
+		{name: "hide_item", kind: "custom", text: "Hide an item."},
+		{name: "set_item", kind: "custom", text: "Set an item's amount."},
+		{name: "add_item", kind: "custom", text: "Add an item to the list."},
+		{name: "release_item", kind: "custom", text: "Release an item."},
+	}
+	wantFirstActions(t, items, careful, map[string]string{
+		"Booking {{target.id}} should be for collecting the car on {{target.id}} instead":                              "move",
+		"The judge is away, so it can't go ahead on its date: it has to take place on {{target.id}} instead":           "move",
+		"They'd like it to run in episode {{target.id}} instead":                                                       "move",
+		"Make sure everyone already subscribed ends up on the new feed":                                                "redirect",
+		"The parties agreed to try mediation: put the case on pause for 60 days":                                       "paus",
+		"The exhibit names a child: stop the public being able to see it":                                              "hide",
+		"Campaign {{target.id}} runs out of money: let its budget {{target.id}} go to {{target.id}} a day from now on": "set",
+		"Our signed motion is ready: get it onto the court's docket today":                                             "add",
+		"The edit is finished: get it out to listeners today":                                                          "releas",
+	})
+	_, m, g := readerScores(t, "Legal wants to check ad {{target.id}}: take that ad off the air for now, it may go back up once legal says yes", items, "", careful)
+	if acts := m.byGoal[g].actions; len(acts) == 0 || acts[0].repeat {
+		t.Error("'once legal says yes' read as 'only once'")
+	}
+	_, m, g = readerScores(t, "Put one new ad up, just the one, once", items, "", careful)
+	if acts := m.byGoal[g].actions; len(acts) == 0 || !acts[0].repeat {
+		t.Error("'just the one, once' no longer asks for it once")
+	}
+}
+
+// A campaign's "settings" are no "set": a text that keeps "its ads and
+// settings" does not do what a goal that sets a value asks.
+func TestSettingsAreNoSet(t *testing.T) {
+	if stem("settings") == stem("set") || stem("holdings") == stem("hold") || stem("findings") == stem("find") {
+		t.Errorf("settings %q, holdings %q, findings %q: stemmed to their verbs", stem("settings"), stem("holdings"), stem("findings"))
+	}
+	if stem("bookings") != stem("booking") {
+		t.Errorf("bookings %q and booking %q differ", stem("bookings"), stem("booking"))
+	}
+}

@@ -41,7 +41,22 @@ var irregular = map[string]string{
 // stem reduces a lower-case word to its stem, through the general-English
 // layer's stemmer. It only has to be consistent: intent, tool text,
 // lexicon and cues all go through it.
-func stem(w string) string { return defaultGeneral.stem(w) }
+func stem(w string) string {
+	if s, ok := ingNouns[w]; ok {
+		return s
+	}
+	return defaultGeneral.stem(w)
+}
+
+// ingNouns are nouns in -ing(s) whose meaning is not their verb's, kept
+// whole: a campaign's "settings" are no "set", a fund's "holdings" no
+// "hold", an audit's "findings" no "find" — or a text that keeps "its ads
+// and settings" would match a goal that sets a value.
+var ingNouns = map[string]string{
+	"setting": "setting", "settings": "setting", "holdings": "holdings", "findings": "findings",
+	"savings": "savings", "earnings": "earnings", "belongings": "belongings", "proceedings": "proceedings",
+	"surroundings": "surroundings", "outings": "outing",
+}
 
 // lightStem is the stemmer of a general layer without a dictionary: a few
 // English suffixes, then a trailing e.
