@@ -2015,3 +2015,18 @@ func TestSettingsAreNoSet(t *testing.T) {
 		t.Errorf("bookings %q and booking %q differ", stem("bookings"), stem("booking"))
 	}
 }
+
+// A first paragraph of one sentence set apart by a blank line is the
+// text's summary line (a docstring's, a TL;DR), all a skimmer takes in;
+// short lines of one paragraph still read on to the word budget.
+func TestSkimmerStopsAtASummaryLine(t *testing.T) {
+	if got := skim("Suspend supply.\n\nFor a house being gutted by builders: no bills, same account and tariff.\n\nArgs:\n    id: The account."); got != "Suspend supply." {
+		t.Errorf("a docstring's summary line: skimmed %q", got)
+	}
+	if got := skim("TL;DR: Stops a case and its deadlines.\n\nDismiss a case: it ends for good."); got != "TL;DR: Stops a case and its deadlines." && got != "Stops a case and its deadlines." {
+		t.Errorf("a TL;DR line: skimmed %q", got)
+	}
+	if got := skim("Suspend supply.\nFor a house being gutted by builders: no bills."); got == "Suspend supply." {
+		t.Errorf("a wrapped paragraph: skimmed only %q", got)
+	}
+}

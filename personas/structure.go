@@ -148,6 +148,12 @@ func readStructure(desc string) []segment {
 			continue // code: read past
 		}
 		if line == "" {
+			if len(out) == 0 && len(para) > 0 && !paraSummary && len(joinAnswers(sentences(strings.Join(para, " ")))) == 1 {
+				// A first paragraph of one sentence, set apart by a blank
+				// line, is the text's summary line (a docstring's, a
+				// Javadoc or Go doc comment's): all a skimmer takes in.
+				paraSummary = paraRole == roleBody
+			}
 			flush()
 			inline = -1
 			continue
