@@ -2030,3 +2030,23 @@ func TestSkimmerStopsAtASummaryLine(t *testing.T) {
 		t.Errorf("a wrapped paragraph: skimmed only %q", got)
 	}
 }
+
+// "Remove a filing from public view" hides it, and a text whose thing "the
+// public can no longer see" hides it in effect: for a goal that hides, a
+// misleading delete_filing annotated destructive is distrusted, and the
+// seal whose verb says nothing of hiding still matches.
+func TestTakenOutOfViewIsHidden(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "delete_item", kind: "custom", text: "Remove an item from public view: it is kept on file.", destructive: true},
+		{name: "seal_item", kind: "custom", text: "Seal an item: it stays in the record, but the public can no longer see it."},
+	}
+	intent := "Stop the public being able to see item {{target.id}}, but keep it in the record"
+	if a := actionOf(t, intent, tools, careful, "seal_item"); a <= 0 {
+		t.Errorf("seal_item, whose item the public can no longer see, for a hide goal: action %.2f", a)
+	}
+	_, m, _ := readerScores(t, intent, tools, "", careful)
+	if v := m.views[0][seeEverything]; v.disagree == "" {
+		t.Error("a destructive delete whose text says it takes the item from view and keeps it: no disagreement seen")
+	}
+}

@@ -585,6 +585,9 @@ type sentenceRead struct {
 func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sentenceRead) *sentenceRead {
 	raw := s.text
 	v.seen = append(v.seen, raw)
+	// "Remove a filing from public view": what is taken out of view is
+	// hidden, not removed.
+	raw = outOfView.ReplaceAllString(raw, "hide $1from view")
 	toks := tokenize(raw, tn.index)
 	seq := make([]string, 0, len(toks))
 	hasVerb := false
@@ -757,6 +760,11 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	}
 	aug, _ := r.augment(seq)
 	v.words = append(v.words, aug[len(seq):]...)
+	if noLongerSeen.MatchString(raw) {
+		// "… but the public can no longer see it": the tool hides it,
+		// in effect, whatever its verb.
+		v.words = append(v.words, stem("hide"))
+	}
 	countCues(lossEventsOut(seq, trimmed, useWhenMatch != nil), action, w, v.cueContext(), &v.cues)
 	if s.role == roleWarning {
 		v.cues[cuePreserveWarn] += w * warningLabelCue
@@ -896,6 +904,13 @@ func disagreement(t *engine.Tool, v *view, lv attentionLevel, r *relater) string
 // that freezing is pausing; "Freeze a membership." says nothing of the
 // kind.
 var lastsAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:up\s+to\s+|between\s+|at\s+most\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+few|several|a\s+(?:set|chosen|given|fixed)\s+(?:number\s+of|period\s+of))(?:\s*(?:to|-|–|and|or)\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve))?\s+(?:days?|weeks?|months?|hours?|minutes?|billing\s+(?:periods?|cycles?)|periods?)|for\s+(?:a\s+while|the\s+time\s+being|a\s+(?:set|chosen|fixed)\s+(?:time|period|while))|temporar(?:y|ily)|(?:resumes?|restarts?|reactivates?|unfreezes?|starts?\s+again|picks?\s+up\s+again|comes?\s+back|(?:is|are)\s+(?:lifted|restored|reactivated|resumed))\s+(?:automatically|by\s+itself|on\s+its\s+own|on\s+(?:the|that|a|its)\s+(?:\w+\s+)?(?:date|day))|automatically\s+(?:resumes?|restarts?|reactivates?|ends?|lifts?|expires?)|until\s+(?:you|they|the\s+\w+|someone|it\s+is)\s+(?:resumes?|resumed|unfreezes?|unfrozen|reactivates?|reactivated|lifts?|lifted|unpauses?|unpaused|releases?|released)\b|until\s+(?:resumed|unpaused|unfrozen|lifted|reactivated|released|the\s+(?:end|resume|return)\s+date))`)
+
+// outOfView is a thing removed or taken from view or sight: hidden.
+var outOfView = regexp.MustCompile(`(?i)\b(?:remove|removes|take|takes|pull|pulls)\s+((?:it|them|this|that|(?:a|an|the|its|their|this|that)\s+[\pL-]+)\s+)(?:out\s+of|from|off)\s+(?:(?:the\s+)?(?:public|general)\s+)?(?:view|sight)\b`)
+
+// noLongerSeen says a text's thing can no longer be seen, or is hidden or
+// out of view: the effect of hiding it.
+var noLongerSeen = regexp.MustCompile(`(?i)\b(?:can\s*not|can't|cannot|can\s+no\s+longer|no\s+longer)\s+(?:see|view|open|find|read|access)\s+(?:it|them)\b|\b(?:is|are)\s+(?:no\s+longer\s+visible|hidden|not\s+visible|invisible)\s+(?:to|from)\b`)
 
 // someoneLost is someone losing a thing of their own, an event in the
 // world a text describes ("as for a donor who has lost their job", "a
