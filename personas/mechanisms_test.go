@@ -2050,3 +2050,12 @@ func TestTakenOutOfViewIsHidden(t *testing.T) {
 		t.Error("a destructive delete whose text says it takes the item from view and keeps it: no disagreement seen")
 	}
 }
+
+// "Nothing is lost" promises to keep, as "is not lost" does.
+func TestNothingIsLostIsNoLossWarning(t *testing.T) {
+	var c [cueKinds]float64
+	countCues(stems("Pauses a case for a set number of days; nothing runs and nothing is lost."), -1, 1, cueContext{}, &c)
+	if c[cuePreserveWarn] != 0 || c[cuePreserveReassure] == 0 {
+		t.Errorf("'nothing is lost': loss warnings %.2f, reassurances %.2f; want none and some", c[cuePreserveWarn], c[cuePreserveReassure])
+	}
+}

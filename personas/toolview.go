@@ -147,8 +147,9 @@ var promoTexts = func() [][]string {
 
 var negations = stemSet("not", "never", "no", "without")
 
-// cueNegations flip a cue: "cannot be undone", "instead of charging again".
-var cueNegations = stemSet("not", "never", "no", "without", "instead")
+// cueNegations flip a cue: "cannot be undone", "instead of charging again",
+// "nothing is lost".
+var cueNegations = stemSet("not", "never", "no", "without", "instead", "nothing")
 
 // opposite maps a cue kind to the kind it becomes after a negation.
 var opposite = [cueKinds]int{cuePreserveReassure, cuePreserveWarn, cueRepeatReassure, cueRepeatWarn, cueLasting}
