@@ -85,6 +85,10 @@ var paidBack = regexp.MustCompile(`(?i)\bgive\s+((?:[\pL'’]+\s+){0,2})back\s+(
 // is asked for ("the employee asked us to take it back").
 var embeddedRequest = regexp.MustCompile(`(?i)\b(?:asked|asks|want|wants|wanted|needs|needed|would like|(?:'|’)d like|told|begged|requested)\s+(?:us|me|you|them|him|her)?\s*to\s+`)
 
+// negatedBefore ends in a negation: "she doesn't want to pay twice"
+// reports no request.
+var negatedBefore = regexp.MustCompile(`(?i)(?:\b(?:not|never|no\s+longer)|n[’']t)\s*$`)
+
 // modalStatement is a clause that opens with a modal: its subject is an
 // earlier clause's ("we are freezing releases and will turn it back on in
 // January"), and it says what will or may happen, not what to do now.
@@ -95,7 +99,7 @@ var modalStatement = regexp.MustCompile(`^(?i)\s*(?:will|would|shall|may|might|c
 // keepClause asks to keep what the action leaves: "keep it, we may need
 // it again", "but keep the bucket itself". Like leaveAlone, a constraint
 // (keep data), not an action of its own.
-var keepClause = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:keep|retain|preserve|(?:hang|hold)\s+on\s*to)\s+(?:it|them|this|that|these|those|its|their|the|everything|all|both|a|an|some|any|one|track)\b`)
+var keepClause = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:keep|keeping|retain|retaining|preserve|preserving|(?:hang|hold)\s+on\s*to)\s+(?:it|them|this|that|these|those|its|their|his|her|the|everything|all|both|a|an|some|any|one|track)\b`)
 
 // baseForm reports whether a clause's first word can be an imperative
 // verb: the imperative is the verb's base form, so a first word in -s
@@ -208,6 +212,11 @@ var clauseBreak = regexp.MustCompile(`(?i)[.!?;:—–]+|\s-\s|,?\s+(?:and then|
 // of its own (only the comma is a break).
 var commaStatement = regexp.MustCompile(`(?i),\s+(?:[\pL'’-]+\s+){1,2}(?:will|would|should|can|could|may|might|must)\s`)
 
+// commaKeeping is a comma before a participle that keeps: "put her in the
+// other class instead, keeping her grades and attendance so far". What
+// follows is a keep clause of its own (only the comma is a break).
+var commaKeeping = regexp.MustCompile(`(?i),\s+(?:but\s+)?(?:keeping|retaining|preserving)\s`)
+
 // parseIntent reads an intent (placeholders removed) into its actions, at
 // least one. isAction tells action words: the tools' action words, the
 // lexicons' words, read verbs, words general English uses mostly as verbs.
@@ -266,6 +275,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		for _, loc := range commaStatement.FindAllStringIndex(part, -1) {
 			breaks = append(breaks, []int{loc[0], loc[0] + 1})
 		}
+		for _, loc := range commaKeeping.FindAllStringIndex(part, -1) {
+			breaks = append(breaks, []int{loc[0], loc[0] + 1})
+		}
 		slices.SortFunc(breaks, func(a, b []int) int { return a[0] - b[0] })
 		for _, loc := range append(breaks, []int{len(part), len(part)}) {
 			if loc[0] < start {
@@ -282,13 +294,21 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	allNouns := map[string]bool{} // words after a determiner: nouns, the last choice for a verb
 	inPurpose := false            // the clause before ended in a purpose ("so they can …")
 	afterKeep := false            // the clause before asked to keep something ("but keep it registered")
+	keptSome := false             // some clause asked to keep something
 	for _, cl := range cls {
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
 		embedded := false
+		if m := insteadChange.FindStringSubmatch(raw); m != nil && (insteadVerbs.MatchString(raw) || strings.ContainsRune(m[2], valueMark)) {
+			// The place or time it goes to, without its preposition, which
+			// would make a phrasal verb of "move" ("move on").
+			raw = "move " + m[1] + " to " + leadingPreposition.ReplaceAllString(m[2], "") + m[3]
+			k := key("move")
+			wordingSenses[k] = append(wordingSenses[k], key("change"))
+		}
 		// "the employee asked us to take it back", "… and asked us to
 		// stop taking their money": a statement that carries the request,
 		// its subject said before "and" or not at all.
-		if loc := embeddedRequest.FindStringIndex(raw); loc != nil && (!imperative(raw) || strings.TrimSpace(raw[:loc[0]]) == "") {
+		if loc := embeddedRequest.FindStringIndex(raw); loc != nil && (!imperative(raw) || strings.TrimSpace(raw[:loc[0]]) == "") && !negatedBefore.MatchString(raw[:loc[0]]) {
 			raw, embedded = raw[loc[1]:], true
 		}
 		// "Make sure no new pods get scheduled onto it" asks for what the
@@ -301,13 +321,6 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			if !prevent {
 				raw = endsUpOn.ReplaceAllString(raw, "send $1 to")
 			}
-		}
-		if m := insteadChange.FindStringSubmatch(raw); m != nil {
-			// The place or time it goes to, without its preposition, which
-			// would make a phrasal verb of "move" ("move on").
-			raw = "move " + m[1] + " to " + leadingPreposition.ReplaceAllString(m[2], "") + m[3]
-			k := key("move")
-			wordingSenses[k] = append(wordingSenses[k], key("change"))
 		}
 		// "…, not a fresh run of the whole pipeline", "rather than a new
 		// one": the alternative the goal rules out describes the tool not
@@ -344,6 +357,13 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		raw = putOnPause.ReplaceAllString(raw, "$2 $1")
 		raw = letGoTo.ReplaceAllString(raw, "set $1to")
 		raw = getOnto.ReplaceAllString(raw, "add $1 to ")
+		raw = getOff.ReplaceAllString(raw, "take $1 off")
+		raw = getDone.ReplaceAllStringFunc(raw, func(m string) string {
+			// "Get it reserved for her": reserve it.
+			sm := getDone.FindStringSubmatch(m)
+			return stem(lower(sm[2])) + " " + sm[1]
+		})
+		raw = shouldCost.ReplaceAllString(raw, "set the price of $1 to")
 		if getOut.MatchString(raw) {
 			raw = getOut.ReplaceAllString(raw, "release $1")
 			k := key("release")
@@ -449,7 +469,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			// "leave its wording alone", "keep it", "leave the gift showing
 			// in their history": what must not change, no action.
 			statement = false
-			afterKeep = true
+			afterKeep, keptSome = true, true
 			continue
 		}
 		// What a reported request asks ("they want to carry on with us on
@@ -598,13 +618,25 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// dictionary knows; a noun elsewhere in it is no verb.
 		verbs = []string{unknown}
 	}
+	// A word the goal negates is not what it asks ("she isn't leaving
+	// us, so keep her on the roll"), once a keep clause says what it does
+	// ask: what keeps her is for the tools' words to say, not "keep",
+	// which every tool that keeps anything would match.
+	var denied map[string]bool
+	if keptSome {
+		denied = map[string]bool{key("keep"): true}
+		for w := range negatedWords(text) {
+			denied[w] = true
+		}
+	}
 	for _, pass := range []func(string) bool{strong, isAction} {
 		for _, w := range words {
-			if len(verbs) == 0 && pass(w) && !constraintWords[w] && !readVerbs[w] && !allNouns[w] {
+			if len(verbs) == 0 && pass(w) && !constraintWords[w] && !readVerbs[w] && !allNouns[w] && !denied[w] {
 				verbs = []string{w}
 			}
 		}
 	}
+
 	if len(verbs) == 0 {
 		for _, w := range words {
 			if isAction(w) && !constraintWords[w] {
@@ -1052,13 +1084,29 @@ var (
 // {{date}} instead", "it has to take place on {{date}} instead", "they'd
 // like it to run in episode {{episode}} instead". The clause asks to move
 // it (and so to change it); the thing is its subject.
-var insteadChange = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(?:be\s+held|take\s+place|happen|run|go\s+ahead|start|be)\s+((?:for|on|in|at|from|into|to)\b.*?)\binstead\b(.*)$`)
+var insteadChange = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(?:be\s+held|take\s+place|happen|run|go\s+ahead|start|be|[\pL]+)\s+((?:for|on|in|at|from|into|to)\b.*?)\binstead\b(.*)$`)
+
+// insteadVerbs are the verbs insteadChange takes with any complement; any
+// other verb ("she needs to fly on {{date}} instead") moves the thing only
+// when its complement holds a value the goal gives.
+var insteadVerbs = regexp.MustCompile(`(?i)\b(?:should|must|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(?:be\s+held|take\s+place|happen|run|go\s+ahead|start|be)\s+(?:for|on|in|at|from|into|to)\b`)
 
 var leadingPreposition = regexp.MustCompile(`^(?i)(?:for|on|in|at|from|into|to)\s+`)
 
 // getOut is getting or putting a thing out to its audience: "get it out
 // to listeners today", "put the new edition out": to release it.
 var getOut = regexp.MustCompile(`(?i)\b(?:get|put)\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+(?:new\s+)?\pL+)\s+out\b`)
+
+// getOff is getting a thing off somewhere: "get it off the shop" takes
+// it off.
+var getOff = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+)\s+off\b`)
+
+// getDone is "get" with an object and a past participle: to have it done,
+// "get it reserved for her", "get the invoice corrected".
+var getDone = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+)\s+(\pL+ed)\b`)
+
+// shouldCost is what a thing should sell or cost for: its price, set.
+var shouldCost = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|has\s+to|needs?\s+to|is\s+to)\s+(?:sell|cost|be\s+priced|be\s+sold|retail|go)\s+(?:for|at)\b`)
 
 // fromNowOn is a time adverb whose "on" is no verb's particle: "let it go
 // to {{amount}} a day from now on" is not "go on".
@@ -1082,9 +1130,9 @@ var valueNouns = setOf("number", "value", "name", "label", "date", "price", "amo
 	"title", "address", "email", "phone", "code", "rate", "total", "score", "status")
 
 // getItTo is "get it to someone": a delivery, no look-up.
-var getItTo = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+)\s+(?:over\s+|across\s+|back\s+)?to\s+`)
+var getItTo = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+(?:\pL+\s+){0,2}\pL+)\s+(?:over\s+|across\s+|back\s+)?to\s+`)
 
-var putPlace = regexp.MustCompile(`(?i)\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(there|here|under|below|beneath|above|beside|next\s+to)\b|\bput\s+(it|them|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:into|inside|onto|in|on)\b`)
+var putPlace = regexp.MustCompile(`(?i)\bput\s+(it|them|him|her|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(there|here|under|below|beneath|above|beside|next\s+to)\b|\bput\s+(it|them|him|her|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:into|inside|onto|in|on)\b`)
 
 // lightObjectHead is the head noun of the object after a clause's opening
 // light verb: "Take one manual snapshot of database …" → snapshot. "" when

@@ -2059,3 +2059,40 @@ func TestNothingIsLostIsNoLossWarning(t *testing.T) {
 		t.Errorf("'nothing is lost': loss warnings %.2f, reassurances %.2f; want none and some", c[cuePreserveWarn], c[cuePreserveReassure])
 	}
 }
+
+// Goals of batches 25 and 26: "get it reserved for her" reserves it, "get
+// her official transcript to their admissions office" sends it, "get it
+// off the shop" takes it off, "it should sell for {{price}}" sets its
+// price, "put her in the other class instead" moves her, and "she needs to
+// fly on {{date}} instead" moves the trip. "She doesn't want to pay the
+// miles a second time" reports no request, ", keeping her grades and
+// attendance" is a keep clause with no action of its own, and a goal that
+// only says to keep a thing ("she isn't leaving us, so keep her on the
+// roll") takes neither the word it negates nor "keep" for its action.
+func TestGoalsOfBatches25And26(t *testing.T) {
+	careful := Builtin().Get("careful")
+	items := []rtool{
+		{name: "reserve_item", kind: "custom", text: "Reserve an item."},
+		{name: "send_item", kind: "custom", text: "Send an item."},
+		{name: "unpublish_item", kind: "custom", text: "Take an item off the shop."},
+		{name: "set_item_price", kind: "custom", text: "Set an item's price."},
+		{name: "move_item", kind: "custom", text: "Move an item to another place."},
+		{name: "withdraw_item", kind: "custom", text: "Withdraw an item: it leaves for good."},
+	}
+	wantFirstActions(t, items, careful, map[string]string{
+		"She needs the room on {{target.id}}: get it reserved for her, one booking":                              "reserv",
+		"She is applying to college: get her official transcript to their admissions office":                     "send",
+		"A safety problem was flagged: get it off the shop so nobody can buy it":                                 "take off",
+		"Variant {{target.id}} went up with the wrong price: it should sell for {{target.id}} pounds":            "set",
+		"It clashes with band: put her in the {{target.id}} class of the same course instead":                    "move",
+		"She can't travel on the date of trip {{target.id}} any more: she needs to fly on {{target.id}} instead": "move",
+	})
+	wantActions(t, items, careful, map[string][]string{
+		"Put her in the {{target.id}} class instead, keeping her grades and attendance so far":       {"move"},
+		"She needs to fly on {{target.id}} instead; she doesn't want to pay the miles a second time": {"move"},
+	})
+	got := actionVerbs(t, "{{target.id}} will be out of school for weeks: she isn't leaving us, so keep her on the roll and in all her classes", items, careful)
+	if len(got) != 1 || got[0] == stem("leave") || got[0] == stem("keep") {
+		t.Errorf("a goal that only keeps: actions %v, want one that is neither leave nor keep", got)
+	}
+}
