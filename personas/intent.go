@@ -620,14 +620,10 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	}
 	// A word the goal negates is not what it asks ("she isn't leaving
 	// us, so keep her on the roll"), once a keep clause says what it does
-	// ask: what keeps her is for the tools' words to say, not "keep",
-	// which every tool that keeps anything would match.
+	// ask: then the keep is the action.
 	var denied map[string]bool
 	if keptSome {
-		denied = map[string]bool{key("keep"): true}
-		for w := range negatedWords(text) {
-			denied[w] = true
-		}
+		denied = negatedWords(text)
 	}
 	for _, pass := range []func(string) bool{strong, isAction} {
 		for _, w := range words {
