@@ -2096,3 +2096,19 @@ func TestGoalsOfBatches25And26(t *testing.T) {
 		t.Errorf("a goal that only keeps: actions %v, want keep (not the leave it denies)", got)
 	}
 }
+
+// "Stop charging her the monthly fee while she's away … she's definitely
+// coming back" is a stop for a while.
+func TestWhileSheIsAwayIsAWhile(t *testing.T) {
+	for _, text := range []string{
+		"Stop charging her the monthly fee while she's away",
+		"Stop charging her the monthly fee, she's definitely coming back",
+	} {
+		if !saysForAWhile(text) {
+			t.Errorf("%q: not read as for a while", text)
+		}
+	}
+	if saysForAWhile("Stop charging her the monthly fee") {
+		t.Error("a plain stop read as for a while")
+	}
+}
