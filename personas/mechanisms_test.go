@@ -2112,3 +2112,21 @@ func TestWhileSheIsAwayIsAWhile(t *testing.T) {
 		t.Error("a plain stop read as for a while")
 	}
 }
+
+// A sentence that only says when to use the tool ("For a student who has
+// moved away or transferred out.") describes the situation: its verbs are
+// not the tool's action, and it serves as a "Use this when …" does.
+func TestASituationOnItsOwnIsNoAction(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "withdraw_item", kind: "custom", text: "For an item that has moved away or transferred out.\nWithdraw an item from the school."},
+		{name: "change_item", kind: "custom", text: "For when an item's timetable clashes.\nChange an item's section."},
+	}
+	if a := actionOf(t, "Move item {{target.id}} to another period", tools, careful, "withdraw_item"); a > 0 {
+		t.Errorf("withdraw_item's 'For an item that has moved away' read as moving: action %.2f", a)
+	}
+	_, m, _ := readerScores(t, "Move item {{target.id}} to another period", tools, "", careful)
+	if v := m.views[1][seeEverything]; len(v.situations) == 0 {
+		t.Error("'For when an item's timetable clashes.' read as no situation")
+	}
+}

@@ -617,6 +617,24 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	if s.caps {
 		w = emphasis
 	}
+	if m := situationOnly.FindStringSubmatch(strings.TrimSpace(raw)); m != nil && s.role == roleBody {
+		// "For a student who has moved away or transferred out.": when to
+		// use the tool, said as a sentence of its own (a bullet, a line).
+		// Its words describe the situation, as a "Use this when …" does;
+		// its verbs are the situation's ("moved away"), not the tool's.
+		var sw []string
+		for _, w := range stems(m[1]) {
+			if !lightVerbs[w] && !slices.Contains(sw, w) {
+				sw = append(sw, w)
+			}
+		}
+		if len(sw) > 0 {
+			v.situations = append(v.situations, situation{words: sw, text: raw})
+		}
+		aug, _ := r.augment(seq)
+		v.aside = append(v.aside, aug...)
+		return nil
+	}
 	switch s.role {
 	case roleReturns, roleRaises:
 		aug, _ := r.augment(seq)
@@ -905,6 +923,12 @@ func disagreement(t *engine.Tool, v *view, lv attentionLevel, r *relater) string
 // that freezing is pausing; "Freeze a membership." says nothing of the
 // kind.
 var lastsAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:up\s+to\s+|between\s+|at\s+most\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+few|several|a\s+(?:set|chosen|given|fixed)\s+(?:number\s+of|period\s+of))(?:\s*(?:to|-|–|and|or)\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve))?\s+(?:days?|weeks?|months?|hours?|minutes?|billing\s+(?:periods?|cycles?)|periods?)|for\s+(?:a\s+while|the\s+time\s+being|a\s+(?:set|chosen|fixed)\s+(?:time|period|while))|temporar(?:y|ily)|(?:resumes?|restarts?|reactivates?|unfreezes?|starts?\s+again|picks?\s+up\s+again|comes?\s+back|(?:is|are)\s+(?:lifted|restored|reactivated|resumed))\s+(?:automatically|by\s+itself|on\s+its\s+own|on\s+(?:the|that|a|its)\s+(?:\w+\s+)?(?:date|day))|automatically\s+(?:resumes?|restarts?|reactivates?|ends?|lifts?|expires?)|until\s+(?:you|they|the\s+\w+|someone|it\s+is)\s+(?:resumes?|resumed|unfreezes?|unfrozen|reactivates?|reactivated|lifts?|lifted|unpauses?|unpaused|releases?|released)\b|until\s+(?:resumed|unpaused|unfrozen|lifted|reactivated|released|the\s+(?:end|resume|return)\s+date))`)
+
+// situationOnly is a sentence that only says when to use the tool: "For a
+// student who has moved away or transferred out.", "For when a student's
+// timetable clashes.", "When a card is mislaid." No main clause follows
+// (no comma, colon or semicolon), so nothing in it is what the tool does.
+var situationOnly = regexp.MustCompile(`^(?i)(?:for\s+when|for\s+(?:a|an|the|any|every)\s+[\pL-]+(?:\s+[\pL-]+)?\s+(?:who|that|which|whose)|when|whenever|if)\s+([^,;:]+?)[.!]?$`)
 
 // outOfView is a thing removed or taken from view or sight: hidden.
 var outOfView = regexp.MustCompile(`(?i)\b(?:remove|removes|take|takes|pull|pulls)\s+((?:it|them|this|that|(?:a|an|the|its|their|this|that)\s+[\pL-]+)\s+)(?:out\s+of|from|off)\s+(?:(?:the\s+)?(?:public|general)\s+)?(?:view|sight)\b`)
