@@ -2130,3 +2130,17 @@ func TestASituationOnItsOwnIsNoAction(t *testing.T) {
 		t.Error("'For when an item's timetable clashes.' read as no situation")
 	}
 }
+
+// A line that shouts a promise ("THE RECORD STAYS IN THE STUDENT'S HISTORY
+// MARKED EXCUSED, and it no longer counts toward truancy") is no warning;
+// one that shouts a negation ("THIS CANNOT BE UNDONE") is.
+func TestAShoutedPromiseIsNoWarning(t *testing.T) {
+	if looksLikeWarning("Excuse an absence: THE RECORD STAYS IN THE STUDENT'S HISTORY MARKED EXCUSED, and it no longer counts toward truancy.") {
+		t.Error("a shouted promise with a quiet 'no longer' read as a warning")
+	}
+	for _, s := range []string{"THIS CANNOT BE UNDONE.", "IT CAN NEVER BE RESTORED.", "DON'T CALL THIS TWICE."} {
+		if !looksLikeWarning(s) {
+			t.Errorf("%q: no warning", s)
+		}
+	}
+}

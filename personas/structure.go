@@ -348,9 +348,19 @@ func iconTitle(line string) bool {
 // looksLikeWarning: a sentence in capitals that warns ("DO NOT USE",
 // "THIS CANNOT BE UNDONE") rather than naming something in capitals.
 func looksLikeWarning(s string) bool {
-	ws := stems(s)
-	for _, w := range ws {
-		if negations[w] || warnStems[w] {
+	for _, w := range stems(s) {
+		if warnStems[w] {
+			return true
+		}
+	}
+	// A negation warns where it is shouted ("THIS CANNOT BE UNDONE"), not
+	// in the quiet rest of a line that shouts a promise ("THE RECORD
+	// STAYS IN THE HISTORY, and it no longer counts toward truancy").
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		if strings.ToUpper(w) == w && negations[stem(strings.ToLower(w))] {
+			return true
+		}
+		if lw := strings.ToLower(w); strings.ToUpper(w) == w && (strings.HasSuffix(lw, "n't") || lw == "cannot") {
 			return true
 		}
 	}
