@@ -81,6 +81,10 @@ var shouldBe = regexp.MustCompile(`(?i)\b(?:should|must|needs?\s+to|has\s+to)\s+
 // paidBack is money given back: a refund, "give them back what they paid".
 var paidBack = regexp.MustCompile(`(?i)\bgive\s+((?:[\pL'’]+\s+){0,2})back\s+(?:what\s+(?:they|he|she|you|we)\s+(?:paid|spent)|(?:the|their|his|her|your)\s+(?:money|payment|fee|fare|charge)s?)`)
 
+// moneyBack is someone getting money back: "she should get that money back
+// on her card" asks for a refund.
+var moneyBack = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|needs?\s+to|has\s+to|to)\s+get\s+(?:that|the|their|his|her|your|our|this)\s+(?:money|payment|fee|fare|charge|refund)s?\s+back\b`)
+
 // embeddedRequest is a statement's report of a request: what follows it
 // is asked for ("the employee asked us to take it back").
 var embeddedRequest = regexp.MustCompile(`(?i)\b(?:asked|asks|want|wants|wanted|needs|needed|would like|(?:'|’)d like|told|begged|requested)\s+(?:us|me|you|them|him|her)?\s*to\s+`)
@@ -141,6 +145,11 @@ var ruledOut = regexp.MustCompile(`(?i),\s*(?:but\s+|and\s+)?not\s+(?:a|an|the|a
 // magnitudeTo is a particle followed by the value to reach: "down to
 // {{knows.n}} pods", "up to 500", "down to zero".
 var magnitudeTo = regexp.MustCompile(`(?i)\b(?:down|up)\s+to\s+(?:(?:a|an|the)\s+(?:\x{E000}|\{\{)|\x{E000}|\{\{|\d|zero\b|one\b|two\b|three\b|half\b|a\s+(?:single|couple|few)\b)`)
+
+// prohibition is a clause that says nobody may do a thing: like "make sure
+// nobody …", it asks to block that ("nobody may work on that site until
+// our inspector has been out").
+var prohibition = regexp.MustCompile(`^(?i)\s*(?:but\s+|so\s+)?(?:nobody|no\s+one|no-one|nothing|no\s+\pL+)\s+(?:may|can|must|should|is\s+to|are\s+to|gets?\s+to)\s+\pL`)
 
 // ensureFrame opens a request for a state of affairs: "make sure …",
 // "ensure that …", "see to it that …".
@@ -298,6 +307,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	for _, cl := range cls {
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
 		embedded := false
+		raw = comeInstead.ReplaceAllString(raw, "${1}to be$2")
 		if m := insteadChange.FindStringSubmatch(raw); m != nil && (insteadVerbs.MatchString(raw) || strings.ContainsRune(m[2], valueMark)) {
 			// The place or time it goes to, without its preposition, which
 			// would make a phrasal verb of "move" ("move on").
@@ -314,7 +324,10 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// "Make sure no new pods get scheduled onto it" asks for what the
 		// clause after the frame says; said in the negative, it asks to
 		// block that.
-		prevent := false
+		// "Nobody may work on that site until …" asks to block, when no
+		// action came before it; after one ("send it over: nothing may
+		// leave the port before …") it is a constraint on that action.
+		prevent := len(verbs) == 0 && prohibition.MatchString(raw)
 		if loc := ensureFrame.FindStringIndex(raw); loc != nil {
 			raw = raw[loc[1]:]
 			prevent = negatedClause.MatchString(raw)
@@ -333,6 +346,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			lead, raw = raw[:loc[1]], raw[loc[1]:]
 		}
 		raw = paidBack.ReplaceAllString(raw, "refund $1")
+		raw = moneyBack.ReplaceAllString(raw, "refund $1")
 		raw = getSomeone.ReplaceAllStringFunc(raw, func(m string) string {
 			if sm := getSomeone.FindStringSubmatch(m); !infoNouns[lower(sm[2])] {
 				return "create " + sm[1]
@@ -358,6 +372,15 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		raw = letGoTo.ReplaceAllString(raw, "set $1to")
 		raw = getOnto.ReplaceAllString(raw, "add $1 to ")
 		raw = getOff.ReplaceAllString(raw, "take $1 off")
+		raw = belongsIn.ReplaceAllString(raw, "move $1 to")
+		raw = letSee.ReplaceAllString(raw, "share with $1 ")
+		raw = getIn.ReplaceAllString(raw, "book $1 for")
+		if len(verbs) == 0 {
+			// "Keep the container sitting at the port until then": to hold
+			// it. After an action ("don't pay it yet …: keep it waiting in
+			// the queue") it says that action again.
+			raw = keepWaiting.ReplaceAllString(raw, "hold $1")
+		}
 		raw = getDone.ReplaceAllStringFunc(raw, func(m string) string {
 			// "Get it reserved for her": reserve it.
 			sm := getDone.FindStringSubmatch(m)
@@ -1082,6 +1105,10 @@ var (
 // it (and so to change it); the thing is its subject.
 var insteadChange = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(?:be\s+held|take\s+place|happen|run|go\s+ahead|start|be|[\pL]+)\s+((?:for|on|in|at|from|into|to)\b.*?)\binstead\b(.*)$`)
 
+// comeInstead is someone had to come on another day: "have the inspector
+// come on {{date}} instead" is the visit to be on that day.
+var comeInstead = regexp.MustCompile(`(?i)^(.*?\b)(?:have|get|let)\s+(?:the|their|our|your|a)?\s*\pL+\s+(?:come|visit|call|arrive)(\s+(?:on|at|in)\b.*\binstead\b)`)
+
 // insteadVerbs are the verbs insteadChange takes with any complement; any
 // other verb ("she needs to fly on {{date}} instead") moves the thing only
 // when its complement holds a value the goal gives.
@@ -1092,6 +1119,21 @@ var leadingPreposition = regexp.MustCompile(`^(?i)(?:for|on|in|at|from|into|to)\
 // getOut is getting or putting a thing out to its audience: "get it out
 // to listeners today", "put the new edition out": to release it.
 var getOut = regexp.MustCompile(`(?i)\b(?:get|put)\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+(?:new\s+)?\pL+)\s+out\b`)
+
+// belongsIn is a thing that belongs elsewhere from now on: "it belongs in
+// the finance vault from today" moves it there.
+var belongsIn = regexp.MustCompile(`(?i)^(?:.*?\b)?(it|they|this|that|these|those)\s+(?:now\s+)?belongs?\s+(?:in|to|under|with)\b`)
+
+// letSee is letting someone see or use a thing: to share it with them.
+var letSee = regexp.MustCompile(`(?i)\blet\s+(her|him|them|\x{E000})\s+(?:see|view|read|access|open|use)\b`)
+
+// getIn is getting someone in for a visit: "get {{name}} in for a check-up
+// on {{date}}" books it.
+var getIn = regexp.MustCompile(`(?i)\bget\s+((?:him|her|them|\x{E000})(?:\s*\(\s*\x{E000}\s*\))?)\s+in\s+for\b`)
+
+// keepWaiting is keeping a thing waiting where it is: "keep the container
+// sitting at the port until then" holds it.
+var keepWaiting = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|its|this|that)\s+[\pL-]+)\s+)(?:sitting|waiting|parked|held|standing|on\s+hold)\b`)
 
 // getOff is getting a thing off somewhere: "get it off the shop" takes
 // it off.
@@ -1122,7 +1164,7 @@ var putInName = regexp.MustCompile(`(?i)\bput\s+(it|them|this|that|the\s+[\pL-]+
 // ("Put it in cold storage" moves it to cold storage: not "move in".)
 // valueNouns are the values a record holds: to put one on a record is to
 // set it there, not to move the record.
-var valueNouns = setOf("number", "value", "name", "label", "date", "price", "amount", "figure", "reading", "tag",
+var valueNouns = setOf("number", "value", "name", "label", "date", "day", "time", "price", "amount", "figure", "reading", "tag",
 	"title", "address", "email", "phone", "code", "rate", "total", "score", "status")
 
 // getItTo is "get it to someone": a delivery, no look-up.

@@ -2144,3 +2144,36 @@ func TestAShoutedPromiseIsNoWarning(t *testing.T) {
 		}
 	}
 }
+
+// Goals of batches 27 and 28: "nobody may work on that site until …"
+// blocks, when it is the request; "have the inspector come on {{date}}
+// instead" moves the visit; "she should get that money back on her card"
+// refunds; "let her see that one login" shares it; "get {{name}} in for a
+// check-up" books; "keep the container sitting at the port" holds it; "put
+// the right day on that entry" sets it. After an action, "nothing may
+// leave the port before customs says so" is that action's constraint.
+func TestGoalsOfBatches27And28(t *testing.T) {
+	careful := Builtin().Get("careful")
+	items := []rtool{
+		{name: "suspend_item", kind: "custom", text: "Suspend an item."},
+		{name: "reschedule_item", kind: "custom", text: "Move an item to another day."},
+		{name: "refund_item", kind: "custom", text: "Refund an item."},
+		{name: "share_item", kind: "custom", text: "Share an item with someone outside the team."},
+		{name: "book_item", kind: "custom", text: "Book an item."},
+		{name: "hold_item", kind: "custom", text: "Hold an item where it is."},
+		{name: "set_item_day", kind: "custom", text: "Set an item's day."},
+		{name: "send_item", kind: "custom", text: "Send an item."},
+	}
+	wantFirstActions(t, items, careful, map[string]string{
+		"Neighbours sent photos of the crew: nobody may work on that site until our inspector has been out":                   "block",
+		"The framing won't be ready by the day of inspection {{target.id}}: have the inspector come on {{target.id}} instead": "move",
+		"{{target.id}} is the duplicate. She should get that money back on her card":                                          "refund",
+		"She isn't part of our team: let her see that one login for the next few days":                                        "share",
+		"Please get {{target.id}} ({{target.id}}) in for a vaccination on {{target.id}}: one appointment":                     "book",
+		"The warehouse reopens on Monday: keep the container sitting at the port until then":                                  "hold",
+		"It was really given on {{target.id}}. Put the right day on that entry":                                               "set",
+	})
+	wantActions(t, items, careful, map[string][]string{
+		"We have the document now. Get it over to them so they can check it: nothing may leave the port before customs says so": {"send"},
+	})
+}

@@ -459,7 +459,7 @@ func subjectPlaceholders(intent string) string {
 // pipeline {{knows.pipeline}} failed". The noun is the
 // clause's subject, not a request to message or to instance; "Archive
 // {{target.name}}: they left" stays a request.
-var nounSubject = regexp.MustCompile(`(^|[.!?;:—–]\s*)((?:\pL[\pL-]*\s+){0,2}\pL[\pL-]*)\s+(\{\{[^{}]*\}\}(?:\s*\([^()]*\))?(?:\s+(?:of|for|in|on|from|at)\s+(?:\pL[\pL-]*\s+){0,2}\{\{[^{}]*\}\})?\s+(?:has|have|is|are|was|were|should|needs|must|will|keeps|can|cannot|can't|does|doesn't|isn't|wants|belongs|gets|looks|seems|holds|contains|shows|says|still|already|broke|failed|crashed|went|ran|hangs|hung|died)\b)`)
+var nounSubject = regexp.MustCompile(`(^|[.!?;:—–]\s*)((?:\pL[\pL-]*\s+){0,2}\pL[\pL-]*)\s+(\{\{[^{}]*\}\}(?:\s*\([^()]*\))?(?:\s+(?:of|for|in|on|from|at)\s+(?:\pL[\pL-]*\s+){0,2}\{\{[^{}]*\}\})?\s+(?:has|have|is|are|was|were|should|needs|must|will|keeps|can|cannot|can't|does|doesn't|isn't|wants|belongs|gets|looks|seems|holds|contains|shows|says|still|already|broke|failed|crashed|went|ran|hangs|hung|died|sits|lives|lies|stays|remains|appears)\b)`)
 
 // valueMark stands where a placeholder stood: no word (no reader matches
 // it), but a mark that a value follows ("down to {{n}} pods"). A rune of
