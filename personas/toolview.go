@@ -622,15 +622,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 		// use the tool, said as a sentence of its own (a bullet, a line).
 		// Its words describe the situation, as a "Use this when …" does;
 		// its verbs are the situation's ("moved away"), not the tool's.
-		var sw []string
-		for _, w := range stems(m[1]) {
-			if !lightVerbs[w] && !slices.Contains(sw, w) {
-				sw = append(sw, w)
-			}
-		}
-		if len(sw) > 0 {
-			v.situations = append(v.situations, situation{words: sw, text: raw})
-		}
+		v.addSituation(m[1], raw)
 		aug, _ := r.augment(seq)
 		v.aside = append(v.aside, aug...)
 		return nil
@@ -725,15 +717,7 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	}
 	useWhenMatch := useWhen.FindStringSubmatch(trimmed)
 	if m := useWhenMatch; m != nil {
-		var sw []string
-		for _, w := range stems(m[1]) {
-			if !lightVerbs[w] && !slices.Contains(sw, w) {
-				sw = append(sw, w)
-			}
-		}
-		if len(sw) > 0 {
-			v.situations = append(v.situations, situation{words: sw, text: trimmed})
-		}
+		v.addSituation(m[1], trimmed)
 	}
 	denies := denial.MatchString(trimmed) && !objectState(trimmed)
 	action := -1
@@ -923,6 +907,20 @@ func disagreement(t *engine.Tool, v *view, lv attentionLevel, r *relater) string
 // that freezing is pausing; "Freeze a membership." says nothing of the
 // kind.
 var lastsAWhile = regexp.MustCompile(`(?i)\b(?:for\s+(?:up\s+to\s+|between\s+|at\s+most\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a\s+few|several|a\s+(?:set|chosen|given|fixed)\s+(?:number\s+of|period\s+of))(?:\s*(?:to|-|–|and|or)\s*(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve))?\s+(?:days?|weeks?|months?|hours?|minutes?|billing\s+(?:periods?|cycles?)|periods?)|for\s+(?:a\s+while|the\s+time\s+being|a\s+(?:set|chosen|fixed)\s+(?:time|period|while))|temporar(?:y|ily)|(?:resumes?|restarts?|reactivates?|unfreezes?|starts?\s+again|picks?\s+up\s+again|comes?\s+back|(?:is|are)\s+(?:lifted|restored|reactivated|resumed))\s+(?:automatically|by\s+itself|on\s+its\s+own|on\s+(?:the|that|a|its)\s+(?:\w+\s+)?(?:date|day))|automatically\s+(?:resumes?|restarts?|reactivates?|ends?|lifts?|expires?)|until\s+(?:you|they|the\s+\w+|someone|it\s+is)\s+(?:resumes?|resumed|unfreezes?|unfrozen|reactivates?|reactivated|lifts?|lifted|unpauses?|unpaused|releases?|released)\b|until\s+(?:resumed|unpaused|unfrozen|lifted|reactivated|released|the\s+(?:end|resume|return)\s+date))`)
+
+// addSituation keeps the words of a clause that says when to use the tool
+// (light verbs aside, each once), with the sentence it came from.
+func (v *view) addSituation(clause, text string) {
+	var sw []string
+	for _, w := range stems(clause) {
+		if !lightVerbs[w] && !slices.Contains(sw, w) {
+			sw = append(sw, w)
+		}
+	}
+	if len(sw) > 0 {
+		v.situations = append(v.situations, situation{words: sw, text: text})
+	}
+}
 
 // situationOnly is a sentence that only says when to use the tool: "For a
 // student who has moved away or transferred out.", "For when a student's
