@@ -123,8 +123,10 @@ func TestHeldout(t *testing.T) {
 		// agents give intervals too wide for the floor to mean anything.
 		agents = 200
 		if raceEnabled() {
-			// -race runs ten times slower, and the suite has 745
-			// expectations: 50 agents keep it inside the test timeout.
+			// -race runs ten times slower, and the suite has 1,290
+			// expectations: 50 agents, on every raceStride-th of them,
+			// keep it inside the test timeout on 2 cores. The race build
+			// exercises the machinery; the full suite runs without it.
 			agents = 50
 		}
 	}
@@ -132,6 +134,9 @@ func TestHeldout(t *testing.T) {
 	var results []*heldoutResult
 	for i := range file.Expectations {
 		e := &file.Expectations[i]
+		if raceEnabled() && i%raceStride != 0 {
+			continue
+		}
 		t.Run(e.ID, func(t *testing.T) {
 			r, err := runExpectation(cache, e, agents, file.Seed)
 			if err != nil {
@@ -189,6 +194,9 @@ func TestHeldoutFileIsWellFormed(t *testing.T) {
 		}
 	}
 }
+
+// raceStride: under -race, one expectation in this many runs.
+const raceStride = 4
 
 func raceEnabled() bool {
 	bi, ok := debug.ReadBuildInfo()
