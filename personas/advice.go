@@ -552,9 +552,7 @@ func positions(ws []string, set map[string]bool) []int {
 
 // negatedAt: one of the two words before i negates it ("do not retry",
 // "never call it again").
-func negatedAt(ws []string, i int) bool {
-	return i >= 1 && advNegation[ws[i-1]] || i >= 2 && advNegation[ws[i-2]]
-}
+func negatedAt(ws []string, i int) bool { return precededBy(advNegation, ws, i) }
 
 // retryPositions are where a sentence speaks of retrying: "retry",
 // "resend", or "again" after a verb of calling ("call it again").

@@ -308,10 +308,8 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
 		embedded := false
 		raw = comeInstead.ReplaceAllString(raw, "${1}to be$2")
-		if m := insteadChange.FindStringSubmatch(raw); m != nil && (insteadVerbs.MatchString(raw) || strings.ContainsRune(m[2], valueMark)) {
-			// The place or time it goes to, without its preposition, which
-			// would make a phrasal verb of "move" ("move on").
-			raw = "move " + m[1] + " to " + leadingPreposition.ReplaceAllString(m[2], "") + m[3]
+		if m := insteadChange.FindStringSubmatch(raw); m != nil && (insteadVerbs[strings.Join(strings.Fields(lower(m[2])), " ")] || strings.ContainsRune(m[3], valueMark)) {
+			raw = "move " + m[1] + " to " + m[3] + m[4]
 			k := key("move")
 			wordingSenses[k] = append(wordingSenses[k], key("change"))
 		}
@@ -370,8 +368,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		raw = stopFrom.ReplaceAllString(raw, "block $1")
 		raw = putOnPause.ReplaceAllString(raw, "$2 $1")
 		raw = letGoTo.ReplaceAllString(raw, "set $1to")
-		raw = getOnto.ReplaceAllString(raw, "add $1 to ")
-		raw = getOff.ReplaceAllString(raw, "take $1 off")
+		raw = getThing.ReplaceAllStringFunc(raw, getThingAs)
 		raw = belongsIn.ReplaceAllString(raw, "move $1 to")
 		raw = letSee.ReplaceAllString(raw, "share with $1 ")
 		raw = getIn.ReplaceAllString(raw, "book $1 for")
@@ -381,14 +378,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			// the queue") it says that action again.
 			raw = keepWaiting.ReplaceAllString(raw, "hold $1")
 		}
-		raw = getDone.ReplaceAllStringFunc(raw, func(m string) string {
-			// "Get it reserved for her": reserve it.
-			sm := getDone.FindStringSubmatch(m)
-			return stem(lower(sm[2])) + " " + sm[1]
-		})
 		raw = shouldCost.ReplaceAllString(raw, "set the price of $1 to")
-		if getOut.MatchString(raw) {
-			raw = getOut.ReplaceAllString(raw, "release $1")
+		if out := getOut.ReplaceAllString(raw, "release $1"); out != raw {
+			raw = out
 			k := key("release")
 			wordingSenses[k] = append(wordingSenses[k], key("publish"))
 		}
@@ -655,7 +647,6 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			}
 		}
 	}
-
 	if len(verbs) == 0 {
 		for _, w := range words {
 			if isAction(w) && !constraintWords[w] {
@@ -1089,9 +1080,6 @@ var (
 	// letGoTo is a value let reach another: "let its budget go to {{amount}}
 	// a day" sets it.
 	letGoTo = regexp.MustCompile(`(?i)\blet\s+((?:it|them|(?:the|its|their|this|that)\s+(?:(?:[\pL-]+|\x{E000})\s+){0,2}?(?:[\pL-]+|\x{E000}))\s+)(?:go|rise|climb|drop|fall)\s+(?:up\s+|down\s+)?to\b`)
-	// getOnto is getting a thing onto a list, a docket or a calendar: to
-	// add it there.
-	getOnto = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+)\s+(?:onto|on\s+to)\s+`)
 	// endsUpOn is what a "make sure" asks to be somewhere: "make sure
 	// everyone already subscribed ends up on the new feed" sends them
 	// there (and people sent somewhere are redirected: sendVisitors).
@@ -1103,7 +1091,10 @@ var (
 // {{date}} instead", "it has to take place on {{date}} instead", "they'd
 // like it to run in episode {{episode}} instead". The clause asks to move
 // it (and so to change it); the thing is its subject.
-var insteadChange = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(?:be\s+held|take\s+place|happen|run|go\s+ahead|start|be|[\pL]+)\s+((?:for|on|in|at|from|into|to)\b.*?)\binstead\b(.*)$`)
+// Its groups: the subject, the verb, where or when it goes (without the
+// preposition, which would make a phrasal verb of "move": "move on"), and
+// the rest.
+var insteadChange = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(be\s+held|take\s+place|go\s+ahead|\pL+)\s+(?:for|on|in|at|from|into|to)\s+(.*?)\binstead\b(.*)$`)
 
 // comeInstead is someone had to come on another day: "have the inspector
 // come on {{date}} instead" is the visit to be on that day.
@@ -1112,9 +1103,7 @@ var comeInstead = regexp.MustCompile(`(?i)^(.*?\b)(?:have|get|let)\s+(?:the|thei
 // insteadVerbs are the verbs insteadChange takes with any complement; any
 // other verb ("she needs to fly on {{date}} instead") moves the thing only
 // when its complement holds a value the goal gives.
-var insteadVerbs = regexp.MustCompile(`(?i)\b(?:should|must|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(?:be\s+held|take\s+place|happen|run|go\s+ahead|start|be)\s+(?:for|on|in|at|from|into|to)\b`)
-
-var leadingPreposition = regexp.MustCompile(`^(?i)(?:for|on|in|at|from|into|to)\s+`)
+var insteadVerbs = setOf("be", "be held", "take place", "happen", "run", "go ahead", "start")
 
 // getOut is getting or putting a thing out to its audience: "get it out
 // to listeners today", "put the new edition out": to release it.
@@ -1135,13 +1124,23 @@ var getIn = regexp.MustCompile(`(?i)\bget\s+((?:him|her|them|\x{E000})(?:\s*\(\s
 // sitting at the port until then" holds it.
 var keepWaiting = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|its|this|that)\s+[\pL-]+)\s+)(?:sitting|waiting|parked|held|standing|on\s+hold)\b`)
 
-// getOff is getting a thing off somewhere: "get it off the shop" takes
-// it off.
-var getOff = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+)\s+off\b`)
+// getThing is "get" with a thing and where it goes or what is done to it:
+// "get it onto the court's docket" adds it there, "get it off the shop"
+// takes it off, "get it reserved for her" (a past participle) reserves it.
+var getThing = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+)\s+(onto\s|on\s+to\s|off\b|\pL+ed\b)`)
 
-// getDone is "get" with an object and a past participle: to have it done,
-// "get it reserved for her", "get the invoice corrected".
-var getDone = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+)\s+(\pL+ed)\b`)
+// getThingAs rewrites a getThing match as the action it asks for.
+func getThingAs(m string) string {
+	sm := getThing.FindStringSubmatch(m)
+	switch tail := lower(strings.Join(strings.Fields(sm[2]), " ")); tail {
+	case "onto", "on to":
+		return "add " + sm[1] + " to "
+	case "off":
+		return "take " + sm[1] + " off"
+	default:
+		return stem(tail) + " " + sm[1]
+	}
+}
 
 // shouldCost is what a thing should sell or cost for: its price, set.
 var shouldCost = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|has\s+to|needs?\s+to|is\s+to)\s+(?:sell|cost|be\s+priced|be\s+sold|retail|go)\s+(?:for|at)\b`)

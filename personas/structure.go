@@ -114,12 +114,19 @@ func readStructure(desc string) []segment {
 	paraRole, paraLabel, paraItem := roleBody, false, false
 	paraSummary := false
 	sectioned := false // a section header was read
-	flush := func() {
+	// flushPara ends the current paragraph; atBlank says a blank line
+	// ended it, which makes a first paragraph of one sentence the text's
+	// summary line (a docstring's, a Javadoc or Go doc comment's): all a
+	// skimmer takes in.
+	flushPara := func(atBlank bool) {
 		if len(para) == 0 {
 			return
 		}
-		text := strings.Join(para, " ")
-		for _, s := range joinAnswers(sentences(text)) {
+		ss := joinAnswers(sentences(strings.Join(para, " ")))
+		if atBlank && len(out) == 0 && len(ss) == 1 && paraRole == roleBody {
+			paraSummary = true
+		}
+		for _, s := range ss {
 			s = strings.TrimSpace(versionNote.ReplaceAllString(s, ""))
 			if s == "" {
 				continue
@@ -133,6 +140,7 @@ func readStructure(desc string) []segment {
 		para = para[:0]
 		paraSummary = false
 	}
+	flush := func() { flushPara(false) }
 	start := func(role segRole, label, item bool) {
 		flush()
 		paraRole, paraLabel, paraItem = role, label, item
@@ -148,13 +156,7 @@ func readStructure(desc string) []segment {
 			continue // code: read past
 		}
 		if line == "" {
-			if len(out) == 0 && len(para) > 0 && !paraSummary && len(joinAnswers(sentences(strings.Join(para, " ")))) == 1 {
-				// A first paragraph of one sentence, set apart by a blank
-				// line, is the text's summary line (a docstring's, a
-				// Javadoc or Go doc comment's): all a skimmer takes in.
-				paraSummary = paraRole == roleBody
-			}
-			flush()
+			flushPara(true)
 			inline = -1
 			continue
 		}
@@ -357,10 +359,10 @@ func looksLikeWarning(s string) bool {
 	// in the quiet rest of a line that shouts a promise ("THE RECORD
 	// STAYS IN THE HISTORY, and it no longer counts toward truancy").
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
-		if strings.ToUpper(w) == w && negations[stem(strings.ToLower(w))] {
-			return true
+		if strings.ToUpper(w) != w {
+			continue // a quiet word
 		}
-		if lw := strings.ToLower(w); strings.ToUpper(w) == w && (strings.HasSuffix(lw, "n't") || lw == "cannot") {
+		if lw := strings.ToLower(w); negations[stem(lw)] || lw == "cannot" || strings.HasSuffix(lw, "n't") {
 			return true
 		}
 	}

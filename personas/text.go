@@ -48,6 +48,13 @@ func stem(w string) string {
 	return defaultGeneral.stem(w)
 }
 
+// precededBy reports whether one of the two words before ws[i] is in set:
+// a negation two words back still negates ("cannot be undone", "do not
+// retry").
+func precededBy(set map[string]bool, ws []string, i int) bool {
+	return i >= 1 && set[ws[i-1]] || i >= 2 && set[ws[i-2]]
+}
+
 // ingNouns are nouns in -ing(s) whose meaning is not their verb's, kept
 // whole: a campaign's "settings" are no "set", a fund's "holdings" no
 // "hold", an audit's "findings" no "find" — or a text that keeps "its ads

@@ -166,7 +166,7 @@ func countCues(seq []string, action int, w float64, tc cueContext, counts *[cueK
 				continue
 			}
 			kind := c.kind
-			if (i >= 1 && cueNegations[seq[i-1]]) || (i >= 2 && cueNegations[seq[i-2]]) {
+			if precededBy(cueNegations, seq, i) { // "cannot be undone"
 				kind = opposite[kind]
 			}
 			if kind == cuePreserveWarn && permanence[c.text] && !removal {
@@ -617,17 +617,18 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	if s.caps {
 		w = emphasis
 	}
-	if m := situationOnly.FindStringSubmatch(strings.TrimSpace(raw)); m != nil && s.role == roleBody {
+	trimmed := strings.TrimSpace(raw)
+	role := s.role
+	if m := situationOnly.FindStringSubmatch(trimmed); m != nil && role == roleBody {
 		// "For a student who has moved away or transferred out.": when to
 		// use the tool, said as a sentence of its own (a bullet, a line).
-		// Its words describe the situation, as a "Use this when …" does;
-		// its verbs are the situation's ("moved away"), not the tool's.
-		v.addSituation(m[1], raw)
-		aug, _ := r.augment(seq)
-		v.aside = append(v.aside, aug...)
-		return nil
+		// Its words describe the situation, as a "Use this when …" does,
+		// and are context only, as a Returns section's: its verbs are the
+		// situation's ("moved away"), not the tool's.
+		v.addSituation(m[1], trimmed)
+		role = roleReturns
 	}
-	switch s.role {
+	switch role {
 	case roleReturns, roleRaises:
 		aug, _ := r.augment(seq)
 		v.aside = append(v.aside, aug...)
@@ -639,7 +640,6 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 		return nil
 	}
 	var reds []redirect
-	trimmed := strings.TrimSpace(raw)
 	// "Cancel an order that has not shipped with cancel_order": an
 	// instruction whose tool is named as its instrument sends the reader
 	// to that tool, whatever else the sentence says.
@@ -956,7 +956,7 @@ func lossEventsOut(seq []string, raw string, situation bool) []string {
 		switch {
 		case lost && lossWords[w]:
 			out[i] = ""
-		case unkept && w == "keep" && (i >= 1 && cueNegations[seq[i-1]] || i >= 2 && cueNegations[seq[i-2]]):
+		case unkept && w == "keep" && precededBy(cueNegations, seq, i):
 			out[i] = ""
 		}
 	}
