@@ -326,6 +326,11 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// action came before it; after one ("send it over: nothing may
 		// leave the port before …") it is a constraint on that action.
 		prevent := len(verbs) == 0 && prohibition.MatchString(raw)
+		if len(verbs) == 0 {
+			// "The family must not get any more letters about jabs": what
+			// must no longer reach someone, said of them, asks to stop it.
+			raw = noMoreSent.ReplaceAllString(raw, "stop $1")
+		}
 		if loc := ensureFrame.FindStringIndex(raw); loc != nil {
 			raw = raw[loc[1]:]
 			prevent = negatedClause.MatchString(raw)
@@ -351,6 +356,19 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			}
 			return m
 		})
+		raw = getSomeoneThe.ReplaceAllStringFunc(raw, func(m string) string {
+			if sm := getSomeoneThe.FindStringSubmatch(m); !infoNouns[lower(sm[2])] {
+				return "create " + sm[1]
+			}
+			return m
+		})
+		if on := putOn.ReplaceAllString(raw, "add $1$2"); on != raw {
+			// Put on an account or a list: added there, which a ledger
+			// calls posting.
+			raw = on
+			k := key("add")
+			wordingSenses[k] = append(wordingSenses[k], key("post"))
+		}
 		// "Give it more CPU": more of a thing is an increase.
 		raw = giveMore.ReplaceAllStringFunc(raw, func(m string) string {
 			if sm := giveMore.FindStringSubmatch(m); !timeWords[lower(sm[2])] {
@@ -1117,8 +1135,21 @@ var belongsIn = regexp.MustCompile(`(?i)^(?:.*?\b)?(it|they|this|that|these|thos
 var letSee = regexp.MustCompile(`(?i)\blet\s+(her|him|them|\x{E000})\s+(?:see|view|read|access|open|use)\b`)
 
 // getIn is getting someone in for a visit: "get {{name}} in for a check-up
-// on {{date}}" books it.
-var getIn = regexp.MustCompile(`(?i)\bget\s+((?:him|her|them|\x{E000})(?:\s*\(\s*\x{E000}\s*\))?)\s+in\s+for\b`)
+// on {{date}}", "get the new patient {{name}} in to see Dr Lee" book it.
+var getIn = regexp.MustCompile(`(?i)\bget\s+((?:him|her|them|(?:the\s+(?:new\s+)?[\pL-]+\s+)?\x{E000})(?:\s*\(\s*\x{E000}\s*\))?)\s+in\s+(?:for|to\s+see|to)\b`)
+
+// noMoreSent is a clause saying someone must no longer receive a thing:
+// "the family must not get any more letters", "she shouldn't be sent any
+// more reminders". Its capture is what is to stop.
+var noMoreSent = regexp.MustCompile(`(?i)^\s*(?:but\s+|so\s+)?(?:[\pL\x{E000}'’-]+\s+){1,3}?(?:must|should|may|can)(?:\s*not|n[’']t|\s+no\s+longer)\s+(?:get|receive|be\s+sent|be\s+given)\s+(?:any\s*more|any\s+further|more|further)\s+(.+)$`)
+
+// getSomeoneThe is getting a person the thing they are owed: "get her the
+// permit" issues it to her. ("Get me the report" stays a read: infoNouns.)
+var getSomeoneThe = regexp.MustCompile(`(?i)\bget\s+(?:me|us|him|her|them|\x{E000})\s+((?:the|their|his|her|its|our)\s+(\pL+))`)
+
+// putOn is "put them on" with nothing after but a time: to add them
+// ("the miles never showed up on her account: put them on now").
+var putOn = regexp.MustCompile(`(?i)\bput\s+(it|them|these|those)\s+on(\s+(?:now|today|again|straight\s+away|right\s+away|please))?\s*(?:[,.;!]|$)`)
 
 // keepWaiting is keeping a thing waiting where it is: "keep the container
 // sitting at the port until then" holds it.

@@ -178,6 +178,9 @@ var builtinLexicon = slices.Concat(
 		group(0.8, "move", "shift", "relocate"),
 		// A meeting's slot is its time.
 		group(0.8, "time", "slot", "time slot", "timeslot"),
+		// Clearing a container out empties it: its contents go, it stays.
+		pair(0.8, "empty", "clear out", "clean out", "empty out"),
+		pair(0.6, "empty", "clear"),
 		// Renewing a loan, a lease or a subscription extends it.
 		group(0.8, "extend", "renew", "prolong"),
 	},

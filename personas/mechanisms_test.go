@@ -2177,3 +2177,62 @@ func TestGoalsOfBatches27And28(t *testing.T) {
 		"We have the document now. Get it over to them so they can check it: nothing may leave the port before customs says so": {"send"},
 	})
 }
+
+// Tenth round's goal frames: a clause that someone must no longer receive
+// a thing asks to stop it; "get her the permit" obtains it for her; "get
+// the new patient {{name}} in to see" books; "put them on now" adds, as a
+// ledger posts.
+func TestNoMoreSentGetHerTheAndPutThemOn(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "stop_reminders", kind: "custom", text: "Stop reminders."},
+		{name: "create_permit", kind: "create", text: "Create a permit."},
+		{name: "book_visit", kind: "create", text: "Book a visit."},
+		{name: "add_miles", kind: "custom", text: "Add miles."},
+		{name: "move_item", kind: "custom", text: "Move an item."},
+	}
+	wantFirstActions(t, tools, careful, map[string]string{
+		"Sadly the dog was put to sleep yesterday: the family must not get any more letters about jabs, but keep his history": "stop",
+		"The application has been approved: get her the permit so her builder can start":                                      key("create"),
+		"Get the new patient {{knows.name}} in to see Dr Lee on Monday":                                                       "book",
+		"The miles she earned never showed up on her account: put them on now, once only":                                     "add",
+	})
+	if got := actionVerbs(t, "Get me the report on last month's sales", tools, careful); len(got) > 0 && got[0] == key("create") {
+		t.Errorf("'get me the report' read as making one: %v", got)
+	}
+	r := newRelater(nil)
+	ins := parseIntent("The miles never showed up on her account: put them on now", r.isAction, r)
+	found := false
+	for _, s := range ins[0].senses {
+		found = found || s.key == key("post")
+	}
+	if !found {
+		t.Errorf("'put them on' (miles on an account) lacks the ledger's sense, post: %+v", ins[0].senses)
+	}
+}
+
+// "They lose access to it" is being shut out, not data lost: no loss
+// warning, so a careful reader keeping data does not shy from the tool
+// that unenrols and keeps the grades.
+func TestLosingAccessIsNoLossWarning(t *testing.T) {
+	_, m, _ := readerScores(t, "Remove the student from the course, but keep their grades", []rtool{
+		{name: "unenroll_student", kind: "custom", text: "Unenroll a student from their course: they lose access to it, but their grades are kept."},
+		{name: "wipe_student", kind: "custom", text: "Wipe a student: their grades are lost."},
+	}, "", Builtin().Get("careful"))
+	if v := m.views[0][seeEverything]; v.cues[cuePreserveWarn] != 0 {
+		t.Errorf("'they lose access to it' counted as a loss warning: %v", v.cues)
+	}
+	if v := m.views[1][seeEverything]; v.cues[cuePreserveWarn] == 0 {
+		t.Error("'their grades are lost' is no longer a loss warning")
+	}
+}
+
+// Clearing a container out empties it.
+func TestClearOutEmpties(t *testing.T) {
+	if a := actionOf(t, "Clear out everything in the bucket, but keep the bucket", []rtool{
+		{name: "empty_bucket", kind: "custom", text: "Empty a bucket."},
+		{name: "update_bucket", kind: "update", text: "Update a bucket."},
+	}, Builtin().Get("careful"), "empty_bucket"); a < 0.5 {
+		t.Errorf("empty_bucket's action %.2f for 'clear out everything in the bucket'", a)
+	}
+}

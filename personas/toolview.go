@@ -175,6 +175,9 @@ func countCues(seq []string, action int, w float64, tc cueContext, counts *[cueK
 			if c.text == "lost" && (markedAs(seq, i) || slices.Contains(tc.name, seq[i])) {
 				break // "record a copy as lost", mark_loan_lost: a status the tool records
 			}
+			if c.text == "lost" && kind == cuePreserveWarn && losesAccess(seq, i) {
+				break // "they lose access to it": shut out, nothing of theirs is gone
+			}
 			if i == action && kind == cuePreserveReassure {
 				continue
 			}
@@ -969,6 +972,23 @@ func lossEventsOut(seq []string, raw string, situation bool) []string {
 // to attend, not a tool that keeps nothing ("it does not keep the
 // history", "can no longer be kept").
 var cannotKeepIt = regexp.MustCompile(`(?i)\b(?:can\s*not|can't|cannot|could\s+not|couldn't|can\s+no\s+longer|could\s+no\s+longer|won't|will\s+not)\s+keep\s*(?:[,:;.)]|$|after\s+all|any\s*more)`)
+
+// losesAccess reports whether the loss at i is of access: "they lose
+// access to it", "loses their sign-in". Being shut out is what suspending
+// or unenrolling does; it destroys nothing a reader would want kept.
+func losesAccess(seq []string, i int) bool {
+	for k := i + 1; k < len(seq) && k <= i+3; k++ {
+		if accessWords[seq[k]] {
+			return true
+		}
+		if !stopWords[seq[k]] && seq[k] != "all" {
+			return false
+		}
+	}
+	return false
+}
+
+var accessWords = stemSet("access", "login", "sign-in", "signin", "logins", "entry")
 
 // lossWords are the stems lossEventsOut blanks.
 var lossWords = stemSet("lost", "lose")
