@@ -304,9 +304,12 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	inPurpose := false            // the clause before ended in a purpose ("so they can …")
 	afterKeep := false            // the clause before asked to keep something ("but keep it registered")
 	keptSome := false             // some clause asked to keep something
+	prevEmbedded := false         // the clause before reported a request
 	for _, cl := range cls {
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
-		embedded := false
+		// "she'd like to see her pictures and pick the ones she likes":
+		// a clause joined to a reported request goes on reporting it.
+		embedded := cl.joined && prevEmbedded
 		raw = comeInstead.ReplaceAllString(raw, "${1}to be$2")
 		if m := insteadChange.FindStringSubmatch(raw); m != nil && (insteadVerbs[strings.Join(strings.Fields(lower(m[2])), " ")] || strings.ContainsRune(m[3], valueMark)) {
 			raw = "move " + m[1] + " to " + m[3] + m[4]
@@ -319,6 +322,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		if loc := embeddedRequest.FindStringIndex(raw); loc != nil && (!imperative(raw) || strings.TrimSpace(raw[:loc[0]]) == "") && !negatedBefore.MatchString(raw[:loc[0]]) {
 			raw, embedded = raw[loc[1]:], true
 		}
+		prevEmbedded = embedded
 		// "Make sure no new pods get scheduled onto it" asks for what the
 		// clause after the frame says; said in the negative, it asks to
 		// block that.
@@ -387,8 +391,18 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		raw = putOnPause.ReplaceAllString(raw, "$2 $1")
 		raw = letGoTo.ReplaceAllString(raw, "set $1to")
 		raw = getThing.ReplaceAllStringFunc(raw, getThingAs)
+		if got := getPersonTo.ReplaceAllString(raw, "assign $1 to"); got != raw {
+			// "Get {{carer}} to do the visit instead": to have someone
+			// do a thing is to assign it to them.
+			raw = got
+			k := key("assign")
+			wordingSenses[k] = append(wordingSenses[k], key("reassign"))
+		}
+		raw = keepLonger.ReplaceAllString(raw, "extend $1")
+		raw = putOnRecord.ReplaceAllString(raw, "record")
 		raw = belongsIn.ReplaceAllString(raw, "move $1 to")
 		raw = letSee.ReplaceAllString(raw, "share with $1 ")
+		raw = sendToLook.ReplaceAllString(raw, "share with $1 ")
 		raw = getIn.ReplaceAllString(raw, "book $1 for")
 		if len(verbs) == 0 {
 			// "Keep the container sitting at the port until then": to hold
@@ -1134,6 +1148,10 @@ var belongsIn = regexp.MustCompile(`(?i)^(?:.*?\b)?(it|they|this|that|these|thos
 // letSee is letting someone see or use a thing: to share it with them.
 var letSee = regexp.MustCompile(`(?i)\blet\s+(her|him|them|\x{E000})\s+(?:see|view|read|access|open|use)\b`)
 
+// sendToLook is sending someone a thing to look through: "send her
+// something to look through" lets her see it, which is to share it.
+var sendToLook = regexp.MustCompile(`(?i)\bsend\s+(her|him|them|\x{E000})\s+(?:something|a\s+link|a\s+copy|(?:the|some|her|his|their)\s+\pL+)\s+to\s+(?:look|see|view|browse|read|check|go)\b`)
+
 // getIn is getting someone in for a visit: "get {{name}} in for a check-up
 // on {{date}}", "get the new patient {{name}} in to see Dr Lee" book it.
 var getIn = regexp.MustCompile(`(?i)\bget\s+((?:him|her|them|(?:the\s+(?:new\s+)?[\pL-]+\s+)?\x{E000})(?:\s*\(\s*\x{E000}\s*\))?)\s+in\s+(?:for|to\s+see|to)\b`)
@@ -1158,7 +1176,21 @@ var keepWaiting = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|its|
 // getThing is "get" with a thing and where it goes or what is done to it:
 // "get it onto the court's docket" adds it there, "get it off the shop"
 // takes it off, "get it reserved for her" (a past participle) reserves it.
-var getThing = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+)\s+(onto\s|on\s+to\s|off\b|\pL+ed\b)`)
+// The thing may be a person ("get {{name}}, our registrar, booked"), or a
+// number of things ("get {{copies}} prints of it made"); the participle
+// may be irregular ("made", "set up").
+var getThing = regexp.MustCompile(`(?i)\bget\s+(it|them|him|her|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+|\x{E000}(?:\s*,\s*(?:[\pL'’-]+\s+){0,3}[\pL'’-]+\s*,)?|\x{E000}\s+\pL+(?:\s+of\s+(?:it|them))?)\s+(onto\s|on\s+to\s|off\b|set\s+up\b|signed\s+up\b|made\b|done\b|\pL+ed\b)`)
+
+// getPersonTo is getting someone to do a thing: "get {{carer}} to do
+// visit {{id}} instead".
+var getPersonTo = regexp.MustCompile(`(?i)\bget\s+(him|her|them|\x{E000})\s+to\s+(?:do|cover|take|handle|run|work|attend|drive|lead|teach|see)\b`)
+
+// keepLonger is keeping a thing for more time than agreed: "keep the
+// object on loan {{id}} for three more months" extends the loan.
+var keepLonger = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|this|that|its|their|her|his|our)\s+[\pL-]+)(?:\s+on\s+[\pL-]+(?:\s+\x{E000})?)?\s+)(?:for\s+(?:[\pL\d\x{E000}-]+\s+){0,2}(?:more|extra|further)\b|(?:a\s+(?:bit|little)\s+)?longer\b)`)
+
+// putOnRecord is "put it on record that …": to record it.
+var putOnRecord = regexp.MustCompile(`(?i)\bput\s+(?:it\s+)?on\s+(?:the\s+)?record\b`)
 
 // getThingAs rewrites a getThing match as the action it asks for.
 func getThingAs(m string) string {
@@ -1168,8 +1200,10 @@ func getThingAs(m string) string {
 		return "add " + sm[1] + " to "
 	case "off":
 		return "take " + sm[1] + " off"
+	case "made", "done":
+		return "make " + sm[1]
 	default:
-		return stem(tail) + " " + sm[1]
+		return key(tail) + " " + sm[1]
 	}
 }
 

@@ -133,6 +133,14 @@ var builtinLexicon = slices.Concat(
 		// Stock put back on the shelf is restocked.
 		pair(0.8, "restock", "put back", "return to stock", "replenish"),
 		group(0.9, "buy", "purchase"),
+		// Ordering a thing buys it, or has it made.
+		pair(0.8, "order", "buy", "purchase", "make"),
+		// Signing someone up for a service enrols or registers them.
+		group(0.8, "enroll", "enrol", "register", "sign up"),
+		pair(0.6, "enroll", "set up"),
+		// Writing up what was found records it, as a report filed.
+		pair(0.8, "record", "write up", "write down", "document"),
+		pair(0.7, "file", "write up"),
 		pair(0.6, "create", "buy", "purchase"),
 		pair(0.7, "hold", "wait"),
 		pair(0.8, "hold", "park", "keep back", "hold back"),
@@ -199,7 +207,7 @@ var builtinLexicon = slices.Concat(
 	family(0.6, hideHeads, "suspend", "disable", "shelve", "mothball", "retire", "take offline", "unlist", "unpublish", "mute",
 		"file away", "put away", "stash", "tuck away", "mask", "set aside"),
 	family(0.7, createHeads, "make", "open", "set up", "start", "log", "file", "schedule", "book", "raise", "submit",
-		"issue", "generate", "provision", "spin up", "post"),
+		"issue", "generate", "provision", "spin up", "post", "draw up"),
 	// Ending or terminating a subscription, a contract or a booking is
 	// cancelling it.
 	family(0.7, cancelHeads, "revoke", "rescind", "withdraw", "scrap", "drop", "stop", "undo", "end", "terminate"),

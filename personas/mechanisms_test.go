@@ -2236,3 +2236,46 @@ func TestClearOutEmpties(t *testing.T) {
 		t.Errorf("empty_bucket's action %.2f for 'clear out everything in the bucket'", a)
 	}
 }
+
+// More goal frames: a clause joined to a reported request reports it too,
+// so the instruction after it says what to do ("she'd like to see them and
+// pick the ones she likes. Send her something to look through": share);
+// "get {{name}}, our registrar, booked" books; "get him set up" sets up;
+// "get {{carer}} to do the visit instead" assigns; "keep it for three more
+// months" extends; "put it on record that" records.
+func TestGetFramesKeepLongerAndPutOnRecord(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "share_gallery", kind: "custom", text: "Share a gallery."},
+		{name: "book_courier", kind: "create", text: "Book a courier."},
+		{name: "extend_loan", kind: "custom", text: "Extend a loan."},
+		{name: "record_visit", kind: "custom", text: "Record a visit."},
+		{name: "reassign_visit", kind: "custom", text: "Reassign a visit."},
+	}
+	wantFirstActions(t, tools, careful, map[string]string{
+		"She hasn't paid yet, but she'd like to see her pictures and pick the ones she likes. Send her something to look through": "share",
+		"The loan is ready to travel: get {{knows.name}}, our registrar, booked to go with it":                                    "book",
+		"A new pupil starts on Monday: get him set up to ride the bus":                                                            "set up",
+		"Ann has phoned in sick, so please get {{knows.name}} to do visit {{target.id}} instead":                                  "assign",
+		"They have asked to keep the object on loan {{target.id}} for three more months":                                          "extend",
+		"Nobody turned up for the visit: put it on record that the visit never happened":                                          "record",
+	})
+}
+
+// Writing up what was found files a report; setting someone up for a
+// service enrols them.
+func TestWriteUpFilesAndSetUpEnrols(t *testing.T) {
+	careful := Builtin().Get("careful")
+	if a := actionOf(t, "Write up what we found as a report of its own", []rtool{
+		{name: "file_report", kind: "create", text: "File a report."},
+		{name: "update_report", kind: "update", text: "Update a report."},
+	}, careful, "file_report"); a < 0.4 {
+		t.Errorf("file_report's action %.2f for 'write up what we found'", a)
+	}
+	if a := actionOf(t, "Get him set up to ride the bus", []rtool{
+		{name: "enroll_rider", kind: "create", text: "Enroll a rider."},
+		{name: "move_rider", kind: "custom", text: "Move a rider."},
+	}, careful, "enroll_rider"); a < 0.4 {
+		t.Errorf("enroll_rider's action %.2f for 'get him set up'", a)
+	}
+}
