@@ -49,6 +49,12 @@ type intent struct {
 	// manner are the stems of the goal's -ly adverbs ("privately",
 	// "permanently"): how it wants the action done.
 	manner []string
+	// otherTypes are the stems of the names of the world's record types
+	// other than the goal's target (all of them for a goal with no
+	// target, whose records do not exist yet): what "an existing booking"
+	// in a redirect's purpose names when the purpose is not about this
+	// goal.
+	otherTypes []string
 }
 
 var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",

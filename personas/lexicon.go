@@ -77,6 +77,8 @@ var builtinLexicon = slices.Concat(
 		group(0.8, "find", "look up", "search", "get", "list", "fetch", "lookup", "retrieve", "query"),
 		group(1.0, "cancel", "void", "call off", "abort"),
 		pair(0.8, "return", "send back", "take back", "bring back"),
+		// What is sent back goes back: "it goes back to the employee".
+		pair(0.8, "return", "go back"),
 		group(1.0, "charge", "bill"),
 		pair(0.8, "charge", "pay", "collect", "debit"),
 		group(1.0, "reply", "respond", "answer"),

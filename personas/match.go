@@ -294,6 +294,13 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 						tm.purposeAct[k] = mt.findVerb(&in, []string{red.verb})
 					}
 					tm.relevance[k] = make([]matches, len(red.purpose))
+					if purposeRefuses(red.purpose, func(w string) bool { return mt.find(w, false, all[:1]).value(0) >= 0.5 }) || existingOther(red.purpose, in.otherTypes) {
+						// "To keep a report in your queue without sending it
+						// back, use hold_report": a purpose that rules out
+						// the goal's own action is no redirect for it.
+						tm.purposeAct[k] = matches{}
+						continue
+					}
 					for j, pw := range red.purpose {
 						tm.relevance[k][j] = mt.find(pw, false, all)
 					}
@@ -302,4 +309,36 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 		}
 	}
 	return rd
+}
+
+// existingOther reports whether a redirect's purpose is about an existing
+// record of another type than the goal's: "To move an existing booking to
+// another room, use change_booking" for a goal that books a room for a
+// member. others are the stems of the names of the world's record types
+// other than the goal's target (all of them when the goal has none: then
+// nothing it acts on exists yet).
+func existingOther(purpose, others []string) bool {
+	j := slices.Index(purpose, existStem)
+	// "An existing item in another vault" is about an item, whatever
+	// else it names. "One that exists" and "a claim that already exists"
+	// name their record before it, where the purpose's words (stop words
+	// gone) no longer show which: those apply. So does a record the
+	// world has no type for, which may be the goal's own in other words.
+	return j >= 0 && j+1 < len(purpose) && slices.Contains(others, purpose[j+1])
+}
+
+var existStem = stem("existing")
+
+// purposeRefuses reports whether a redirect's purpose negates a word that
+// is the goal's action ("without sending it back" for a goal that sends
+// it back): the word right after "without", "not", "never" or "no", or
+// one word further.
+func purposeRefuses(purpose []string, isGoalVerb func(string) bool) bool {
+	for j, w := range purpose {
+		neg := j > 0 && negations[purpose[j-1]] || j > 1 && negations[purpose[j-2]]
+		if neg && isGoalVerb(w) {
+			return true
+		}
+	}
+	return false
 }

@@ -2279,3 +2279,30 @@ func TestWriteUpFilesAndSetUpEnrols(t *testing.T) {
 		t.Errorf("enroll_rider's action %.2f for 'get him set up'", a)
 	}
 }
+
+// A redirect whose purpose rules out the goal's own action ("To keep an
+// item in your queue without sending it back, use hold_item" for a goal
+// that sends it back) takes nothing from the tool; nor does one about an
+// existing record of another type than the goal's ("To put an existing
+// item in another vault" for a goal about a vault), or about any existing
+// record when the goal has no target yet.
+func TestRedirectAgainstTheGoalOrAboutAnotherRecord(t *testing.T) {
+	careful := Builtin().Get("careful")
+	_, m, g := readerScores(t, "Send the item back to its author so they can fix it", []rtool{
+		{name: "reject_item", kind: "custom", text: "Reject an item: it goes back to its author. To keep an item in your queue without sending it back, use hold_item."},
+		{name: "hold_item", kind: "custom", text: "Hold an item in your queue."},
+	}, "", careful)
+	if r := partOf(m.Explain(careful, g), "reject_item").Redirect; r < 0 {
+		t.Errorf("'without sending it back, use hold_item' sent a send-back goal away from reject_item: redirect %.3f", r)
+	}
+	p := stems("put an existing item in another vault")
+	if !existingOther(p, stems("item member")) || existingOther(p, stems("member")) {
+		t.Error("existingOther: an existing item is about a goal on items only")
+	}
+	if existingOther(stems("for a claim that already exists"), stems("claim")) {
+		t.Error("existingOther: 'a claim that already exists' names its record before the word, where it may be the goal's")
+	}
+	if existingOther(stems("move it to another vault"), stems("vault")) {
+		t.Error("existingOther: a purpose that names no existing record applies")
+	}
+}

@@ -357,8 +357,15 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	isField := func(name string) bool { return g.Target != nil && g.Target.Field(name) != nil }
 	plain := removePlaceholders(g.Intent)
 	otherObject, manner, erases := otherObjects(w, g, plain), mannerAdverbs(plain), erasesKept(m, g, plain)
+	var otherTypes []string
+	for _, rt := range w.Types {
+		if rt != g.Target {
+			otherTypes = append(otherTypes, stems(strings.ReplaceAll(rt.Name, "_", " "))...)
+		}
+	}
 	for i := range gv.actions {
 		gv.actions[i].otherObject, gv.actions[i].manner, gv.actions[i].erasesKept = otherObject, manner, erases
+		gv.actions[i].otherTypes = otherTypes
 		if erases != nil {
 			// "Get rid of it for good, but keep it on file": to end it
 			// and keep the record is to cancel it (void it, revoke it).
