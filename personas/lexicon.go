@@ -188,6 +188,8 @@ var builtinLexicon = slices.Concat(
 		group(0.8, "move", "shift", "relocate"),
 		// A meeting's slot is its time.
 		group(0.8, "time", "slot", "time slot", "timeslot"),
+		// Keeping a suspect thing apart quarantines it.
+		pair(0.8, "quarantine", "isolate", "set apart", "set aside", "separate", "keep away"),
 		// Clearing a container out empties it: its contents go, it stays.
 		pair(0.8, "empty", "clear out", "clean out", "empty out"),
 		pair(0.6, "empty", "clear"),

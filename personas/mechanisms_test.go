@@ -2306,3 +2306,30 @@ func TestRedirectAgainstTheGoalOrAboutAnotherRecord(t *testing.T) {
 		t.Error("existingOther: a purpose that names no existing record applies")
 	}
 }
+
+// send_payment pays: a carrying verb's -ment noun is the action; other
+// nouns after it are what is sent (send_notice notices nothing).
+func TestSendPaymentPays(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "send_payment", kind: "custom", text: "Send a payment."},
+		{name: "dispute_charge", kind: "custom", text: "Dispute a charge."},
+	}
+	if a := actionOf(t, "Pay our new supplier 300 dollars by transfer", tools, careful, "send_payment"); a < 0.6 {
+		t.Errorf("send_payment's action %.2f for a goal that pays", a)
+	}
+	r := newRelater(nil)
+	if v := mentVerb(stems("send notice"), r); v != "" {
+		t.Errorf("send_notice read as the action %q", v)
+	}
+}
+
+// Keeping a suspect sample away from testing quarantines it.
+func TestKeepAwayQuarantines(t *testing.T) {
+	if a := actionOf(t, "The sample may be contaminated: keep it away from testing until QA has looked at it", []rtool{
+		{name: "quarantine_sample", kind: "custom", text: "Quarantine a sample."},
+		{name: "discard_sample", kind: "custom", text: "Discard a sample."},
+	}, Builtin().Get("careful"), "quarantine_sample"); a < 0.3 {
+		t.Errorf("quarantine_sample's action %.2f for 'keep it away from testing'", a)
+	}
+}

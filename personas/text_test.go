@@ -167,8 +167,12 @@ func TestPhrasalVerbsWithStopParticles(t *testing.T) {
 			t.Errorf("%q: verb %q, want %q", tc.intent, got, tc.verb)
 		}
 	}
-	if v := nameVerb(stems("check in loan"), "check", r); v != "check in" {
+	if v := nameVerb(stems("check in loan"), []string{"check", "in", "loan"}, r); v != "check in" {
 		t.Errorf("check_in_loan's verb is %q, want check in", v)
+	}
+	// A gerund after the first word names the record: seal_filing seals.
+	if v := nameVerb(stems("seal filing"), []string{"seal", "filing"}, r); v != stem("seal") {
+		t.Errorf("seal_filing's verb is %q, want seal", v)
 	}
 }
 

@@ -304,20 +304,17 @@ func newToolNames(w *engine.World, r *relater) *toolNames {
 	for i, t := range w.Tools {
 		tn.index[t.Name] = i
 		tn.names[i] = lower(t.Name)
-		name, first := nameOf(t, r)
-		tn.verbs[i] = nameVerb(name, first, r)
+		name, raw := nameOf(t, r)
+		tn.verbs[i] = nameVerb(name, raw, r)
 	}
 	return tn
 }
 
-// nameOf is a tool name's keys and its first word as written.
-func nameOf(t *engine.Tool, r *relater) ([]string, string) {
+// nameOf is a tool name's keys and its words as written.
+func nameOf(t *engine.Tool, r *relater) ([]string, []string) {
 	raw := strings.Fields(nameWords(t.Name))
 	name, _ := r.augment(stems(strings.Join(raw, " ")))
-	if len(raw) == 0 {
-		return name, ""
-	}
-	return name, raw[0]
+	return name, raw
 }
 
 // buildViews computes a tool's three views from its text.
@@ -343,6 +340,10 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 		if supportVerbs[verb] {
 			if n := supportedNoun(name, r); n != "" {
 				named.verbs = append(named.verbs, n) // place_hold holds
+			}
+		} else if carryVerbs[verb] {
+			if n := mentVerb(name, r); n != "" {
+				named.verbs = append(named.verbs, n) // send_payment pays
 			}
 		}
 	}
@@ -413,11 +414,22 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 // English uses it mostly otherwise (a record: order, ticket, meeting) —
 // then the last, when that is an action (order_cancel, dns_record_update,
 // contactsArchive), or else the first later word a lexicon knows as one.
-func nameVerb(name []string, firstRaw string, r *relater) string {
+// A later word written as a gerund names the record, not the action
+// (seal_filing seals a filing; it files nothing): raw is the name's words
+// as written.
+func nameVerb(name, raw []string, r *relater) string {
 	if len(name) == 0 {
 		return ""
 	}
-	first := name[0]
+	first, firstRaw := name[0], ""
+	gerund := map[string]bool{}
+	for i, w := range raw {
+		if i == 0 {
+			firstRaw = w
+		} else if strings.HasSuffix(lower(w), "ing") {
+			gerund[stem(lower(w))] = true
+		}
+	}
 	if len(name) > 1 && extendsVerb(name, 1) {
 		// check_in_loan checks a loan in; it does not look at one.
 		if len(name) > 2 && extendsVerb(name, 2) && r.isAction(name[2]) {
@@ -435,11 +447,11 @@ func nameVerb(name []string, firstRaw string, r *relater) string {
 		return first // capture_charge, issue_store_credit
 	}
 	words := plainWords(name)
-	if last := words[len(words)-1]; len(words) > 1 && r.isAction(last) {
+	if last := words[len(words)-1]; len(words) > 1 && r.isAction(last) && !gerund[last] {
 		return last
 	}
 	for _, w := range words[1:] {
-		if r.isActionWord(w) {
+		if r.isActionWord(w) && !gerund[w] {
 			return w
 		}
 	}
@@ -1174,6 +1186,24 @@ func supportedNoun(name []string, r *relater) string {
 	}
 	if r.isAction(w) {
 		return w
+	}
+	return ""
+}
+
+// carryVerbs send or carry out what their -ment noun names: send_payment
+// pays, process_shipment ships. Other nouns after them are things sent
+// (send_transcript, send_notice), no action.
+var carryVerbs = stemSet("send", "process", "execute", "dispatch")
+
+// mentVerb is the verb of a name's last word when it is a -ment noun whose
+// verb is an action ("payment": pay), "" otherwise.
+func mentVerb(name []string, r *relater) string {
+	name = plainWords(name)
+	if len(name) < 2 {
+		return ""
+	}
+	if v, ok := strings.CutSuffix(name[len(name)-1], "ment"); ok && len(v) >= 3 && r.isAction(v) {
+		return v
 	}
 	return ""
 }
