@@ -97,7 +97,7 @@ var embeddedRequest = regexp.MustCompile(`(?i)\b(?:asked|asks|want|wants|wanted|
 
 // negatedBefore ends in a negation: "she doesn't want to pay twice"
 // reports no request.
-var negatedBefore = regexp.MustCompile(`(?i)(?:\b(?:not|never|no\s+longer)|n[’']t)\s*$`)
+var negatedBefore = regexp.MustCompile(`(?i)(?:\b(?:not|never|no\s+longer)|n[’']t)\s*$|^\s*(?:but\s+|so\s+)?(?:nobody|no\s+one|no-one)\b`)
 
 // modalStatement is a clause that opens with a modal: its subject is an
 // earlier clause's ("we are freezing releases and will turn it back on in
@@ -156,6 +156,13 @@ var magnitudeTo = regexp.MustCompile(`(?i)\b(?:down|up)\s+to\s+(?:(?:a|an|the)\s
 // nobody …", it asks to block that ("nobody may work on that site until
 // our inspector has been out").
 var prohibition = regexp.MustCompile(`^(?i)\s*(?:but\s+|so\s+)?(?:nobody|no\s+one|no-one|nothing|no\s+\pL+)\s+(?:may|can|must|should|is\s+to|are\s+to|gets?\s+to)\s+\pL`)
+
+// personBarred is a person who must not do a thing, anywhere in a clause:
+// "until the doctor clears her she mustn't fly anything" asks to keep her
+// from it. What must not happen to her ("she mustn't be charged twice",
+// "she mustn't get two passes") is a constraint, and "she can't review
+// this one" a reason.
+var personBarred = regexp.MustCompile(`(?i)\b(?:she|he|they)\s+(?:mustn[’']t|must\s+not|shouldn[’']t|should\s+not|is\s+not\s+to|isn[’']t\s+to)\s+(\pL+)`)
 
 // ensureFrame opens a request for a state of affairs: "make sure …",
 // "ensure that …", "see to it that …".
@@ -335,7 +342,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// "Nobody may work on that site until …" asks to block, when no
 		// action came before it; after one ("send it over: nothing may
 		// leave the port before …") it is a constraint on that action.
-		prevent := len(verbs) == 0 && prohibition.MatchString(raw)
+		prevent := len(verbs) == 0 && (prohibition.MatchString(raw) || barred(raw))
 		if len(verbs) == 0 {
 			// "The family must not get any more letters about jabs": what
 			// must no longer reach someone, said of them, asks to stop it.
@@ -346,6 +353,20 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			prevent = negatedClause.MatchString(raw)
 			if !prevent {
 				raw = endsUpOn.ReplaceAllString(raw, "send $1 to")
+			}
+		}
+		if m := likeInstead.FindStringSubmatchIndex(raw); m != nil && len(verbs) == 0 {
+			// "… and would like twelve bottles instead of six", "she needs
+			// {{from}} to {{to}} off instead": a change, whatever the
+			// statement around it; a wish reported, as "she'd like to …"
+			// is. ("She needs to fly on Monday instead" is insteadChange's.)
+			from, to := m[2], m[3]
+			if from < 0 {
+				from, to = m[4], m[5]
+			}
+			if wish := raw[from:to]; !strings.HasPrefix(lower(wish), "to ") {
+				raw = "change to " + wish + " instead" + raw[m[1]:]
+				embedded = true
 			}
 		}
 		// "…, not a fresh run of the whole pipeline", "rather than a new
@@ -405,7 +426,22 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			wordingSenses[k] = append(wordingSenses[k], key("reassign"))
 		}
 		raw = keepLonger.ReplaceAllString(raw, "extend $1")
-		raw = putOnRecord.ReplaceAllString(raw, "record")
+		raw = letHaveUntil.ReplaceAllString(raw, "extend it for $1 ")
+		raw = putOnRecord.ReplaceAllString(raw, "record $1")
+		if later := haveGoInstead.ReplaceAllString(raw, "move $1 to $2"); later != raw {
+			// "Have the round go out tomorrow instead": the same thing, on
+			// another day; a later one puts it off.
+			raw = later
+			k := key("move")
+			wordingSenses[k] = append(wordingSenses[k], key("change"), key("postpone"), key("reschedule"))
+		}
+		if len(verbs) == 0 {
+			if held := nothingHappens.ReplaceAllString(raw, "hold it until"); held != raw {
+				// "Nothing more should happen with it until they have
+				// answered": to hold it.
+				raw = held
+			}
+		}
 		raw = belongsIn.ReplaceAllString(raw, "move $1 to")
 		raw = letSee.ReplaceAllString(raw, "share with $1 ")
 		raw = sendToLook.ReplaceAllString(raw, "share with $1 ")
@@ -1003,6 +1039,18 @@ func nounStatement(clause string, strong func(string) bool) bool {
 	if len(ws) < 3 || lightVerbs[stem(lower(ws[0]))] {
 		return false // "Let their item run until they are back"
 	}
+	// A record named by a noun and its id, then "is": "Leave request
+	// {{id}} is for the wrong week" is about the request, whatever verb
+	// its first word could be.
+	for i := 1; i <= 2 && i+1 < len(ws); i++ {
+		if strings.ContainsRune(ws[i], valueMark) {
+			switch lower(ws[i+1]) {
+			case "is", "was", "has", "are", "were", "have":
+				return true
+			}
+			break
+		}
+	}
 	// An action word with a preposition after it is a noun: "Version
 	// {{id}} of one of our keys", "Order {{id}} for Ann".
 	if strong(stem(lower(ws[0]))) && !nounPrepositions[lower(ws[1])] {
@@ -1042,7 +1090,10 @@ func opensWithPreposition(clause string) bool {
 
 var clausePrepositions = setOf("without", "with", "except", "including", "excluding", "besides", "despite", "via",
 	"within", "across", "against", "among", "toward", "towards", "upon", "onto", "into", "of", "from", "for", "at",
-	"in", "on", "by", "as", "like", "unlike", "than", "during", "throughout")
+	"in", "on", "by", "as", "like", "unlike", "than", "during", "throughout",
+	// "Until the doctor clears her …", "unless she calls": a condition
+	// or a time, no request.
+	"until", "till", "unless")
 
 // subjectAndVerb reports whether a clause opens with a noun phrase and a
 // finite verb ("Checkout payments are failing", "HR will fix it"): a
@@ -1185,7 +1236,7 @@ var keepWaiting = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|its|
 // The thing may be a person ("get {{name}}, our registrar, booked"), or a
 // number of things ("get {{copies}} prints of it made"); the participle
 // may be irregular ("made", "set up").
-var getThing = regexp.MustCompile(`(?i)\bget\s+(it|them|him|her|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+|\x{E000}(?:\s*,\s*(?:[\pL'’-]+\s+){0,3}[\pL'’-]+\s*,)?|\x{E000}\s+\pL+(?:\s+of\s+(?:it|them))?)\s+(onto\s|on\s+to\s|off\b|set\s+up\b|signed\s+up\b|made\b|done\b|\pL+ed\b)`)
+var getThing = regexp.MustCompile(`(?i)\bget\s+(it|them|him|her|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+|\x{E000}(?:\s*\(\s*\x{E000}\s*\))?(?:\s*,\s*(?:[\pL'’-]+\s+){0,3}[\pL'’-]+\s*,)?|\x{E000}\s+\pL+(?:\s+of\s+(?:it|them))?)\s+(onto\s|on\s+to\s|off\b|set\s+up\b|signed\s+up\b|made\b|done\b|\pL+ed\b)`)
 
 // getPersonTo is getting someone to do a thing: "get {{carer}} to do
 // visit {{id}} instead".
@@ -1195,8 +1246,38 @@ var getPersonTo = regexp.MustCompile(`(?i)\bget\s+(him|her|them|\x{E000})\s+to\s
 // object on loan {{id}} for three more months" extends the loan.
 var keepLonger = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|this|that|its|their|her|his|our)\s+[\pL-]+)(?:\s+on\s+[\pL-]+(?:\s+\x{E000})?)?\s+)(?:for\s+(?:[\pL\d\x{E000}-]+\s+){0,2}(?:more|extra|further)\b|(?:a\s+(?:bit|little)\s+)?longer\b)`)
 
-// putOnRecord is "put it on record that …": to record it.
-var putOnRecord = regexp.MustCompile(`(?i)\bput\s+(?:it\s+)?on\s+(?:the\s+)?record\b`)
+// putOnRecord is "put it on record that …", "put the miss on record": to
+// record it.
+var putOnRecord = regexp.MustCompile(`(?i)\bput\s+((?:it|this|that|(?:the|this|that|its|their|her|his|our)\s+[\pL-]+)\s+)?on\s+(?:the\s+)?record\b`)
+
+// letHaveUntil is letting someone have a thing longer: "let her have until
+// {{date}} for the review", "let them have two more weeks".
+var letHaveUntil = regexp.MustCompile(`(?i)\blet\s+(her|him|them|\x{E000})\s+have\s+(?:until|till|another|more|an?\s+extra|(?:[\pL\d]+\s+)?(?:more|extra)\s+(?:days?|weeks?|months?))\b`)
+
+// haveGoInstead is having a thing happen at another time: "have the round
+// go out tomorrow instead".
+var haveGoInstead = regexp.MustCompile(`(?i)\bhave\s+((?:the|their|our|your|this|that|its)\s+[\pL-]+|it|them)\s+(?:go\s+out|go|run|happen|take\s+place)\s+((?:on|at|in)\s+[^,.;:]*?|tomorrow|later|next\s+\pL+)\s+instead\b`)
+
+// nothingHappens says nothing may be done with a thing until something:
+// "nothing more should happen with it until they have answered".
+var nothingHappens = regexp.MustCompile(`(?i)\bnothing(?:\s+(?:more|else|further))?\s+(?:should|must|may|can|is\s+to)\s+(?:happen|be\s+done|go\s+ahead)\s+(?:with|to|on)\s+(?:it|them|this|that)\s+until\b`)
+
+// likeInstead is a wish for one thing instead of another, no verb said:
+// "she would like twelve bottles in each box instead of six" changes it.
+var likeInstead = regexp.MustCompile(`(?i)(?:\bwould\s+|'|’)(?:d\s+)?like\s+(.+?)\s+instead(?:\s+of)?\b|\b(?:needs|wants)\s+(.+?)\s+instead(?:\s+of)?\b`)
+
+// barred reports whether a clause bars a person from doing a thing.
+func barred(raw string) bool {
+	m := personBarred.FindStringSubmatch(raw)
+	if m == nil {
+		return false
+	}
+	switch lower(m[1]) {
+	case "be", "get", "have", "end", "lose", "pay", "receive", "see":
+		return false
+	}
+	return true
+}
 
 // getThingAs rewrites a getThing match as the action it asks for.
 func getThingAs(m string) string {

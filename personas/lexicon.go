@@ -127,6 +127,8 @@ var builtinLexicon = slices.Concat(
 		group(0.8, "yank", "pull"),
 		// To note that something happened is to record it, or mark it.
 		group(0.7, "note", "record", "mark"),
+		// A log is a record: to log a thing is to record it.
+		pair(0.9, "record", "log"),
 		// Deprecating a release marks it outdated.
 		pair(0.6, "deprecate", "mark", "flag"),
 		pair(0.6, "reject", "send back"),
@@ -145,7 +147,7 @@ var builtinLexicon = slices.Concat(
 		pair(0.7, "file", "write up"),
 		pair(0.6, "create", "buy", "purchase"),
 		pair(0.7, "hold", "wait"),
-		pair(0.8, "hold", "park", "keep back", "hold back"),
+		pair(0.8, "hold", "park", "keep back", "hold back", "set aside", "put aside"),
 		// A vehicle taken off the road is grounded.
 		group(0.8, "ground", "take out of service"),
 		pair(0.8, "disable", "ground"),

@@ -2333,3 +2333,64 @@ func TestKeepAwayQuarantines(t *testing.T) {
 		t.Errorf("quarantine_sample's action %.2f for 'keep it away from testing'", a)
 	}
 }
+
+// Batch 31 and 32's goal frames: "nothing more should happen with it
+// until …" holds; "let her have until {{date}}" extends; "have the round go
+// out tomorrow instead" moves it (a later day puts it off); "put the miss
+// on record" records; "she mustn't fly anything" bars her (a block), where
+// "she can't review this one" is a reason and "she mustn't be charged" a
+// constraint; "until …" opens no request; "Leave request {{id}} is for the
+// wrong week" is a statement about the request; "would like twelve bottles
+// instead of six" and "needs {{a}} to {{b}} off instead" change it; "get
+// {{name}} ({{id}}) onto it" adds.
+func TestBatch31And32GoalFrames(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "hold_item", kind: "custom", text: "Hold an item."},
+		{name: "extend_item", kind: "custom", text: "Extend an item."},
+		{name: "move_item", kind: "custom", text: "Move an item."},
+		{name: "record_item", kind: "custom", text: "Record an item."},
+		{name: "block_item", kind: "custom", text: "Block an item."},
+		{name: "change_item", kind: "update", text: "Change an item."},
+		{name: "add_item", kind: "custom", text: "Add an item."},
+	}
+	wantFirstActions(t, tools, careful, map[string]string{
+		"The committee has a question: nothing more should happen with it until they have answered":                   "hold",
+		"The reviewer has asked for two more weeks: let her have until {{knows.name}} for the review":                 "extend",
+		"The lorry broke down: have the round go out tomorrow instead":                                                "move",
+		"The crew went past without emptying it. Put the miss on record so a crew comes back for it":                  "record",
+		"Captain Lee has been sent for more tests. Until the doctor clears her she mustn't fly anything":              "block",
+		"Leave request {{target.id}} is for the wrong week now: she needs Monday to Friday off instead":               "chang",
+		"Ann is enjoying the club and would like twelve bottles in each box instead of six. Keep her the same member": "chang",
+		"The pairing is a first officer short: get {{knows.name}} ({{target.id}}) onto it in the first seat":          "add",
+	})
+	for _, intent := range []string{
+		"She wrote papers with the authors, so she can't review this one. Take her off this paper",
+		"Change her booking to Monday; she must not be charged another deposit",
+	} {
+		if got := actionVerbs(t, intent, tools, careful); len(got) > 0 && got[0] == "block" {
+			t.Errorf("%q read as a block: %v", intent, got)
+		}
+	}
+	r := newRelater(nil)
+	if ins := parseIntent("The lorry broke down: have the round go out tomorrow instead", r.isAction, r); !slices.ContainsFunc(ins[0].senses, func(s verbSense) bool { return s.key == key("postpone") }) {
+		t.Errorf("'go out tomorrow instead' lacks the sense postpone: %+v", ins[0].senses)
+	}
+}
+
+// A log is a record; setting a thing aside holds it.
+func TestLogRecordsAndSetAsideHolds(t *testing.T) {
+	careful := Builtin().Get("careful")
+	if a := actionOf(t, "Put the miss on record so a crew comes back for it", []rtool{
+		{name: "log_miss", kind: "custom", text: "Log a missed collection."},
+		{name: "move_bin", kind: "custom", text: "Move a bin."},
+	}, careful, "log_miss"); a < 0.6 {
+		t.Errorf("log_miss's action %.2f for a goal that records", a)
+	}
+	if a := actionOf(t, "Nothing more should happen with it until they have answered", []rtool{
+		{name: "park_manuscript", kind: "custom", text: "Set a manuscript aside while a query about it is looked into."},
+		{name: "move_manuscript", kind: "custom", text: "Move a manuscript."},
+	}, careful, "park_manuscript"); a < 0.5 {
+		t.Errorf("'Set a manuscript aside' action %.2f for a goal that holds it", a)
+	}
+}
