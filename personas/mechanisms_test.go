@@ -2394,3 +2394,22 @@ func TestLogRecordsAndSetAsideHolds(t *testing.T) {
 		t.Errorf("'Set a manuscript aside' action %.2f for a goal that holds it", a)
 	}
 }
+
+// A tool whose text sends this very goal elsewhere ("To take a crew member
+// off a duty because they are sick, use mark_sick") is denied, and what its
+// words would have earned goes to the tool it names: the clearer the
+// redirect, the more it carries, not the less.
+func TestDeniedToolCarriesItsWordsToTheRedirect(t *testing.T) {
+	careful := Builtin().Get("careful")
+	_, m, g := readerScores(t, "Take the crew member off the duty because they are sick", []rtool{
+		{name: "remove_duty", kind: "custom", text: "Remove a duty for good. To take a crew member off a duty because they are sick, use mark_sick."},
+		{name: "mark_sick", kind: "custom", text: "Mark a crew member's duty as sick."},
+	}, "", careful)
+	parts := m.Explain(careful, g)
+	if p := partOf(parts, "remove_duty"); p.Adjusted != whyDenied {
+		t.Fatalf("remove_duty not denied by its own redirect: %+v", p)
+	}
+	if r := partOf(parts, "mark_sick").Redirect; r <= 0.05 {
+		t.Errorf("mark_sick gained %.3f from the redirect that denied remove_duty", r)
+	}
+}

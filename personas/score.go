@@ -327,8 +327,16 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 	// computed on the scores before any move so the order of tools does
 	// not matter; a tool cannot give away more than its words earned.
 	left := make([]float64, len(base))
-	for i := range parts {
+	for i, ti := range cands {
 		left[i] = math.Max(parts[i].Words, 0)
+		if parts[i].Adjusted == whyDenied {
+			// "To take a crew member off a duty because they are sick,
+			// use mark_duty_sick": the tool that says so lost its words
+			// to the denial; what they would have earned it is what the
+			// reader carries to the tool it was sent to.
+			a := math.Max(actionMatch(&rd.tools[ti][lv], lit), 0)
+			left[i] = a*verbShare + (1-verbShare)*(a+unsure)*parts[i].Context
+		}
 	}
 	for i, ti := range cands {
 		tm := &rd.tools[ti][lv]
@@ -342,9 +350,15 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 			if r.away {
 				from, to = j, i
 			}
-			moved := math.Min(f*math.Max(parts[from].Words, 0), left[from])
+			earned := math.Max(parts[from].Words, 0)
+			if parts[from].Adjusted == whyDenied {
+				earned = left[from] // all it would have had
+			}
+			moved := math.Min(f*earned, left[from])
 			left[from] -= moved
-			parts[from].Redirect -= moved
+			if parts[from].Adjusted != whyDenied {
+				parts[from].Redirect -= moved // a denied tool already lost its words
+			}
 			parts[to].Redirect += moved
 		}
 	}
