@@ -2413,3 +2413,20 @@ func TestDeniedToolCarriesItsWordsToTheRedirect(t *testing.T) {
 		t.Errorf("mark_sick gained %.3f from the redirect that denied remove_duty", r)
 	}
 }
+
+// A text that opens with a scene ("Say a pilot's medical is pending, or a
+// licence check is due.") is read by a skimmer through to what the tool
+// does, and the scene's words are the tool's situation, not its action.
+func TestScenarioFirstIsASituationAndTheSkimReadsOn(t *testing.T) {
+	_, m, _ := readerScores(t, "Keep her off flying until the doctor clears her", []rtool{
+		{name: "ground_crew", kind: "custom", text: "Say a pilot's medical certificate renewal is pending with the aviation doctor, or a licence proficiency check falls due next week. Ground her: she is kept off every flying duty."},
+		{name: "remove_crew", kind: "custom", text: "Remove a crew member."},
+	}, "", Builtin().Get("novice"))
+	v := m.views[0][seeFirst]
+	if len(v.seen) < 2 {
+		t.Errorf("a skimmer of a scenario-first text saw only %q", v.seen)
+	}
+	if len(v.situations) == 0 {
+		t.Error("'Say a pilot's medical is pending …' is no situation")
+	}
+}

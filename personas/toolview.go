@@ -251,6 +251,13 @@ func (tt *toolText) skimmed(budget int) []int {
 			out = append(out, i)
 			continue
 		}
+		if read == 0 && s.role == roleBody && !s.boiler && situationOnly.MatchString(strings.TrimSpace(s.text)) {
+			// "Say a pilot's medical is pending." before "Ground her: …":
+			// the scene a text opens with is read, and the skimmer reads
+			// on to what the tool does.
+			out = append(out, i)
+			continue
+		}
 		if s.boiler && read == 0 {
 			// The sentence every tool opens with is read, and learned to
 			// be the same everywhere, at the cost of the budget: a
@@ -635,6 +642,9 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	trimmed := strings.TrimSpace(raw)
 	role := s.role
 	if m := situationOnly.FindStringSubmatch(trimmed); m != nil && role == roleBody {
+		if m[1] == "" {
+			m[1] = m[2]
+		}
 		// "For a student who has moved away or transferred out.": when to
 		// use the tool, said as a sentence of its own (a bullet, a line).
 		// Its words describe the situation, as a "Use this when …" does,
@@ -941,7 +951,10 @@ func (v *view) addSituation(clause, text string) {
 // student who has moved away or transferred out.", "For when a student's
 // timetable clashes.", "When a card is mislaid." No main clause follows
 // (no comma, colon or semicolon), so nothing in it is what the tool does.
-var situationOnly = regexp.MustCompile(`^(?i)(?:for\s+when|for\s+(?:a|an|the|any|every)\s+[\pL-]+(?:\s+[\pL-]+)?\s+(?:who|that|which|whose)|when|whenever|if)\s+([^,;:]+?)[.!]?$`)
+//
+// "Say a pilot's medical is pending, or a licence check is due." sets a
+// scene the same way, commas and all: "say" opens a supposition.
+var situationOnly = regexp.MustCompile(`^(?i)(?:(?:for\s+when|for\s+(?:a|an|the|any|every)\s+[\pL-]+(?:\s+[\pL-]+)?\s+(?:who|that|which|whose)|when|whenever|if)\s+([^,;:]+?)|say\s+([^;:]+?))[.!]?$`)
 
 // outOfView is a thing removed or taken from view or sight: hidden.
 var outOfView = regexp.MustCompile(`(?i)\b(?:remove|removes|take|takes|pull|pulls)\s+((?:it|them|this|that|(?:a|an|the|its|their|this|that)\s+[\pL-]+)\s+)(?:out\s+of|from|off)\s+(?:(?:the\s+)?(?:public|general)\s+)?(?:view|sight)\b`)
