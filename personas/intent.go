@@ -428,6 +428,8 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		raw = keepLonger.ReplaceAllString(raw, "extend $1")
 		raw = letHaveUntil.ReplaceAllString(raw, "extend it for $1 ")
 		raw = putOnRecord.ReplaceAllString(raw, "record $1")
+		raw = haveStop.ReplaceAllString(raw, "stop $1")
+		raw = dropNote.ReplaceAllString(raw, "send $1 a ")
 		if later := haveGoInstead.ReplaceAllString(raw, "move $1 to $2"); later != raw {
 			// "Have the round go out tomorrow instead": the same thing, on
 			// another day; a later one puts it off.
@@ -486,6 +488,8 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		})
 		// "Get it to the doctor who asked for the test": to send it.
 		raw = getItTo.ReplaceAllString(raw, "send $1 to")
+		// "Send it to her by email": to email it.
+		raw = sendByEmail.ReplaceAllString(raw, "email $1")
 		// "… so it stops paging the next person": what the action is
 		// for, in words; the action is before it.
 		if cl.joined && inPurpose {
@@ -1154,7 +1158,7 @@ var subordinateLead = regexp.MustCompile(`^(?i)\s*(?:before|after|when|whenever|
 var conditionalLead = regexp.MustCompile(`^(?i)\s*(?:if|unless|in\s+case|whenever|should)\b`)
 
 var (
-	stopFrom     = regexp.MustCompile(`(?i)\b(?:stop|prevent|keep)\s+((?:anyone|everyone|anybody|people|others|users)\s+)from\b`)
+	stopFrom     = regexp.MustCompile(`(?i)\b(?:stop|prevent|keep)\s+((?:anyone|everyone|anybody|people|others|users|them|him|her|\x{E000})\s+)from\s+(?:getting|going|coming|using|logging|signing|entering|paying|booking|ordering|accessing)\b`)
 	makeRole     = regexp.MustCompile(`(?i)\bmake\s+(them|him|her|\x{E000})\s+(?:its|the|their)\s+(driver|owner|admin|manager|lead|assignee|maintainer|contact)\b`)
 	keepBack     = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|his|her|its|this|that)\s+[\pL-]+)\s+)back\b`)
 	keepAway     = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|his|her|its|this|that)\s+[\pL-]+)\s+)(?:(?:away|apart)\s+from\b|out\s+of\b|aside\b)`)
@@ -1236,7 +1240,7 @@ var keepWaiting = regexp.MustCompile(`(?i)\bkeep\s+((?:it|them|(?:the|their|its|
 // The thing may be a person ("get {{name}}, our registrar, booked"), or a
 // number of things ("get {{copies}} prints of it made"); the participle
 // may be irregular ("made", "set up").
-var getThing = regexp.MustCompile(`(?i)\bget\s+(it|them|him|her|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+|\x{E000}(?:\s*\(\s*\x{E000}\s*\))?(?:\s*,\s*(?:[\pL'’-]+\s+){0,3}[\pL'’-]+\s*,)?|\x{E000}\s+\pL+(?:\s+of\s+(?:it|them))?)\s+(onto\s|on\s+to\s|off\b|set\s+up\b|signed\s+up\b|made\b|done\b|\pL+ed\b)`)
+var getThing = regexp.MustCompile(`(?i)\bget\s+(it|them|him|her|this|that|(?:the|this|that|its|their|his|her|our)\s+\pL+|\x{E000}(?:\s*\(\s*\x{E000}\s*\))?(?:\s*,\s*(?:[\pL'’-]+\s+){0,3}[\pL'’-]+\s*,)?|\x{E000}\s+\pL+(?:\s+of\s+(?:it|them))?)\s+(onto\s|on\s+to\s|off\b(?:\s+to\b)?|set\s+up\b|signed\s+up\b|made\b|done\b|\pL+ed\b)`)
 
 // getPersonTo is getting someone to do a thing: "get {{carer}} to do
 // visit {{id}} instead".
@@ -1256,7 +1260,17 @@ var letHaveUntil = regexp.MustCompile(`(?i)\blet\s+(her|him|them|\x{E000})\s+hav
 
 // haveGoInstead is having a thing happen at another time: "have the round
 // go out tomorrow instead".
-var haveGoInstead = regexp.MustCompile(`(?i)\bhave\s+((?:the|their|our|your|this|that|its)\s+[\pL-]+|it|them)\s+(?:go\s+out|go|run|happen|take\s+place)\s+((?:on|at|in)\s+[^,.;:]*?|tomorrow|later|next\s+\pL+)\s+instead\b`)
+var haveGoInstead = regexp.MustCompile(`(?i)\bhave\s+((?:the|their|our|your|this|that|its)\s+(?:same\s+)?[\pL-]+|it|them)\s+(?:go\s+out|go|run|happen|take\s+place|set\s+off|start|leave|depart|come\s+round|come\s+around|come\s+up|come)\s+((?:on|at|in)\s+[^,.;:]*?|tomorrow|later|next\s+\pL+)\s+instead\b`)
+
+// sendByEmail is sending a thing by email: emailing it.
+var sendByEmail = regexp.MustCompile(`(?i)\bsend\s+(.+?)\s+by\s+e-?mail\b`)
+
+// haveStop is having someone stop work on a thing: "have the lab stop
+// working on it until she has made up her mind" stops it.
+var haveStop = regexp.MustCompile(`(?i)\bhave\s+(?:the|their|our|your|a)?\s*[\pL-]+\s+stop\s+(?:working\s+on|work\s+on|\pL+ing)\s+(it|them|(?:the|this|that|their|her|his|its)\s+[\pL-]+)`)
+
+// dropNote is "drop her a note": to send her one.
+var dropNote = regexp.MustCompile(`(?i)\bdrop\s+(her|him|them|\x{E000}|us|me)\s+(?:a|an)\s+`)
 
 // nothingHappens says nothing may be done with a thing until something:
 // "nothing more should happen with it until they have answered".
@@ -1287,6 +1301,8 @@ func getThingAs(m string) string {
 		return "add " + sm[1] + " to "
 	case "off":
 		return "take " + sm[1] + " off"
+	case "off to":
+		return "send " + sm[1] + " to" // "get the work off to the lab"
 	case "made", "done":
 		return "make " + sm[1]
 	default:
@@ -1319,7 +1335,7 @@ var valueNouns = setOf("number", "value", "name", "label", "date", "day", "time"
 	"title", "address", "email", "phone", "code", "rate", "total", "score", "status")
 
 // getItTo is "get it to someone": a delivery, no look-up.
-var getItTo = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|(?:the|this|that|its|their|his|her|our)\s+(?:\pL+\s+){0,2}\pL+)\s+(?:over\s+|across\s+|back\s+)?to\s+`)
+var getItTo = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|an?\s+copy(?:\s+of\s+(?:it|them|the\s+\pL+))?|(?:the|this|that|its|their|his|her|our)\s+(?:\pL+\s+){0,2}\pL+)\s+(?:over\s+|across\s+|back\s+|off\s+)?to\s+`)
 
 var putPlace = regexp.MustCompile(`(?i)\bput\s+(it|them|him|her|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(there|here|under|below|beneath|above|beside|next\s+to)\b|\bput\s+(it|them|him|her|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:into|inside|onto|in|on)\b`)
 

@@ -2430,3 +2430,30 @@ func TestScenarioFirstIsASituationAndTheSkimReadsOn(t *testing.T) {
 		t.Error("'Say a pilot's medical is pending …' is no situation")
 	}
 }
+
+// Batch 33 and 34's goal frames: "have the lab stop working on it" stops
+// it; "have that same recall come round in July instead" and "have its
+// runners set off at nine instead" move it; "get a copy of it to her" and
+// "get the work off to the lab" send; "keep them from getting into the
+// unit" blocks; "drop her a friendly note" sends one.
+func TestBatch33And34GoalFrames(t *testing.T) {
+	careful := Builtin().Get("careful")
+	tools := []rtool{
+		{name: "stop_item", kind: "custom", text: "Stop an item."},
+		{name: "move_item", kind: "custom", text: "Move an item."},
+		{name: "send_item", kind: "custom", text: "Send an item."},
+		{name: "block_item", kind: "custom", text: "Block an item."},
+		{name: "take_off_item", kind: "custom", text: "Take an item off."},
+		{name: "email_item", kind: "custom", text: "Email an item."},
+	}
+	wantFirstActions(t, tools, careful, map[string]string{
+		"Have the lab stop working on it until she has made up her mind":                          "stop",
+		"She is abroad until the summer. Have that same recall come round in July instead":        "move",
+		"The bridge is shut: have its runners set off at twenty past nine instead":                "move",
+		"She wants to read it at home. Get a copy of it to her by email":                          "email",
+		"She wants to read it at home. Get a copy of it to her":                                   "send",
+		"The impressions are taken: get the work off to the lab":                                  "send",
+		"They are behind on rent: keep them from getting into the unit until the balance is paid": "block",
+		"She still has the laptop. Drop her a friendly note asking her to bring it in":            "send",
+	})
+}
