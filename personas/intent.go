@@ -268,6 +268,18 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	// request's verb under the instruction that answers it, the plain sense
 	// of a magnitude's phrasal verb.
 	wordingSenses := map[string][]string{}
+	// reads rewrites raw with a frame, as the action verb with more senses
+	// the frame's words give it, when the frame is there.
+	reads := func(raw string, frame *regexp.Regexp, repl, verb string, senses ...string) string {
+		out := frame.ReplaceAllString(raw, repl)
+		if out != raw {
+			k := key(verb)
+			for _, s := range senses {
+				wordingSenses[k] = append(wordingSenses[k], key(s))
+			}
+		}
+		return out
+	}
 	addWord := func(w string) {
 		if !seen[w] && !lightVerbs[w] {
 			seen[w] = true
@@ -393,13 +405,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			}
 			return m
 		})
-		if on := putOn.ReplaceAllString(raw, "add $1$2"); on != raw {
-			// Put on an account or a list: added there, which a ledger
-			// calls posting.
-			raw = on
-			k := key("add")
-			wordingSenses[k] = append(wordingSenses[k], key("post"))
-		}
+		// Put on an account or a list: added there, which a ledger calls
+		// posting.
+		raw = reads(raw, putOn, "add $1$2", "add", "post")
 		// "Give it more CPU": more of a thing is an increase.
 		raw = giveMore.ReplaceAllStringFunc(raw, func(m string) string {
 			if sm := giveMore.FindStringSubmatch(m); !timeWords[lower(sm[2])] {
@@ -418,31 +426,21 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		raw = putOnPause.ReplaceAllString(raw, "$2 $1")
 		raw = letGoTo.ReplaceAllString(raw, "set $1to")
 		raw = getThing.ReplaceAllStringFunc(raw, getThingAs)
-		if got := getPersonTo.ReplaceAllString(raw, "assign $1 to"); got != raw {
-			// "Get {{carer}} to do the visit instead": to have someone
-			// do a thing is to assign it to them.
-			raw = got
-			k := key("assign")
-			wordingSenses[k] = append(wordingSenses[k], key("reassign"))
-		}
+		// "Get {{carer}} to do the visit instead": to have someone do a
+		// thing is to assign it to them.
+		raw = reads(raw, getPersonTo, "assign $1 to", "assign", "reassign")
 		raw = keepLonger.ReplaceAllString(raw, "extend $1")
 		raw = letHaveUntil.ReplaceAllString(raw, "extend it for $1 ")
 		raw = putOnRecord.ReplaceAllString(raw, "record $1")
 		raw = haveStop.ReplaceAllString(raw, "stop $1")
 		raw = dropNote.ReplaceAllString(raw, "send $1 a ")
-		if later := haveGoInstead.ReplaceAllString(raw, "move $1 to $2"); later != raw {
-			// "Have the round go out tomorrow instead": the same thing, on
-			// another day; a later one puts it off.
-			raw = later
-			k := key("move")
-			wordingSenses[k] = append(wordingSenses[k], key("change"), key("postpone"), key("reschedule"))
-		}
+		// "Have the round go out tomorrow instead": the same thing, on
+		// another day; a later one puts it off.
+		raw = reads(raw, haveGoInstead, "move $1 to $2", "move", "change", "postpone", "reschedule")
 		if len(verbs) == 0 {
-			if held := nothingHappens.ReplaceAllString(raw, "hold it until"); held != raw {
-				// "Nothing more should happen with it until they have
-				// answered": to hold it.
-				raw = held
-			}
+			// "Nothing more should happen with it until they have
+			// answered": to hold it.
+			raw = nothingHappens.ReplaceAllString(raw, "hold it until")
 		}
 		raw = belongsIn.ReplaceAllString(raw, "move $1 to")
 		raw = letSee.ReplaceAllString(raw, "share with $1 ")
@@ -455,11 +453,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			raw = keepWaiting.ReplaceAllString(raw, "hold $1")
 		}
 		raw = shouldCost.ReplaceAllString(raw, "set the price of $1 to")
-		if out := getOut.ReplaceAllString(raw, "release $1"); out != raw {
-			raw = out
-			k := key("release")
-			wordingSenses[k] = append(wordingSenses[k], key("publish"))
-		}
+		raw = reads(raw, getOut, "release $1", "release", "publish")
 		raw = makeRole.ReplaceAllString(raw, "set $2 to $1")
 		raw = keepBack.ReplaceAllString(raw, "hold $1")
 		if keepAway.MatchString(raw) {
