@@ -335,7 +335,6 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// "she'd like to see her pictures and pick the ones she likes":
 		// a clause joined to a reported request goes on reporting it.
 		embedded := cl.joined && prevEmbedded
-		raw = comeInstead.ReplaceAllString(raw, "${1}to be$2")
 		if m := insteadChange.FindStringSubmatch(raw); m != nil && (insteadVerbs[strings.Join(strings.Fields(lower(m[2])), " ")] || strings.ContainsRune(m[3], valueMark)) {
 			raw = "move " + m[1] + " to " + m[3] + m[4]
 			k := key("move")
@@ -372,11 +371,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			// {{from}} to {{to}} off instead": a change, whatever the
 			// statement around it; a wish reported, as "she'd like to …"
 			// is. ("She needs to fly on Monday instead" is insteadChange's.)
-			from, to := m[2], m[3]
-			if from < 0 {
-				from, to = m[4], m[5]
-			}
-			if wish := raw[from:to]; !strings.HasPrefix(lower(wish), "to ") {
+			if wish := raw[m[2]:m[3]]; !strings.HasPrefix(lower(wish), "to ") {
 				raw = "change to " + wish + " instead" + raw[m[1]:]
 				embedded = true
 			}
@@ -393,18 +388,8 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		}
 		raw = paidBack.ReplaceAllString(raw, "refund $1")
 		raw = moneyBack.ReplaceAllString(raw, "refund $1")
-		raw = getSomeone.ReplaceAllStringFunc(raw, func(m string) string {
-			if sm := getSomeone.FindStringSubmatch(m); !infoNouns[lower(sm[2])] {
-				return "create " + sm[1]
-			}
-			return m
-		})
-		raw = getSomeoneThe.ReplaceAllStringFunc(raw, func(m string) string {
-			if sm := getSomeoneThe.FindStringSubmatch(m); !infoNouns[lower(sm[2])] {
-				return "create " + sm[1]
-			}
-			return m
-		})
+		raw = obtains(raw, getSomeone)
+		raw = obtains(raw, getSomeoneThe)
 		// Put on an account or a list: added there, which a ledger calls
 		// posting.
 		raw = reads(raw, putOn, "add $1$2", "add", "post")
@@ -436,7 +421,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		raw = dropNote.ReplaceAllString(raw, "send $1 a ")
 		// "Have the round go out tomorrow instead": the same thing, on
 		// another day; a later one puts it off.
-		raw = reads(raw, haveGoInstead, "move $1 to $2", "move", "change", "postpone", "reschedule")
+		raw = reads(raw, haveGoInstead, "move $1 to $2$3", "move", "change", "postpone", "reschedule")
 		if len(verbs) == 0 {
 			// "Nothing more should happen with it until they have
 			// answered": to hold it.
@@ -1183,10 +1168,6 @@ var (
 // the rest.
 var insteadChange = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(be\s+held|take\s+place|go\s+ahead|\pL+)\s+(?:for|on|in|at|from|into|to)\s+(.*?)\binstead\b(.*)$`)
 
-// comeInstead is someone had to come on another day: "have the inspector
-// come on {{date}} instead" is the visit to be on that day.
-var comeInstead = regexp.MustCompile(`(?i)^(.*?\b)(?:have|get|let)\s+(?:the|their|our|your|a)?\s*\pL+\s+(?:come|visit|call|arrive)(\s+(?:on|at|in)\b.*\binstead\b)`)
-
 // insteadVerbs are the verbs insteadChange takes with any complement; any
 // other verb ("she needs to fly on {{date}} instead") moves the thing only
 // when its complement holds a value the goal gives.
@@ -1215,6 +1196,18 @@ var getIn = regexp.MustCompile(`(?i)\bget\s+((?:him|her|them|(?:the\s+(?:new\s+)
 // "the family must not get any more letters", "she shouldn't be sent any
 // more reminders". Its capture is what is to stop.
 var noMoreSent = regexp.MustCompile(`(?i)^\s*(?:but\s+|so\s+)?(?:[\pL\x{E000}'’-]+\s+){1,3}?(?:must|should|may|can)(?:\s*not|n[’']t|\s+no\s+longer)\s+(?:get|receive|be\s+sent|be\s+given)\s+(?:any\s*more|any\s+further|more|further)\s+(.+)$`)
+
+// obtains rewrites a get-for-someone frame (getSomeone, getSomeoneThe:
+// the thing got, then its head noun) as making the thing, unless the thing
+// is information ("get me a list of …" reads).
+func obtains(raw string, frame *regexp.Regexp) string {
+	return frame.ReplaceAllStringFunc(raw, func(m string) string {
+		if sm := frame.FindStringSubmatch(m); !infoNouns[lower(sm[2])] {
+			return "create " + sm[1]
+		}
+		return m
+	})
+}
 
 // getSomeoneThe is getting a person the thing they are owed: "get her the
 // permit" issues it to her. ("Get me the report" stays a read: infoNouns.)
@@ -1252,9 +1245,12 @@ var putOnRecord = regexp.MustCompile(`(?i)\bput\s+((?:it|this|that|(?:the|this|t
 // {{date}} for the review", "let them have two more weeks".
 var letHaveUntil = regexp.MustCompile(`(?i)\blet\s+(her|him|them|\x{E000})\s+have\s+(?:until|till|another|more|an?\s+extra|(?:[\pL\d]+\s+)?(?:more|extra)\s+(?:days?|weeks?|months?))\b`)
 
-// haveGoInstead is having a thing happen at another time: "have the round
-// go out tomorrow instead".
-var haveGoInstead = regexp.MustCompile(`(?i)\bhave\s+((?:the|their|our|your|this|that|its)\s+(?:same\s+)?[\pL-]+|it|them)\s+(?:go\s+out|go|run|happen|take\s+place|set\s+off|start|leave|depart|come\s+round|come\s+around|come\s+up|come)\s+((?:on|at|in)\s+[^,.;:]*?|tomorrow|later|next\s+\pL+)\s+instead\b`)
+// haveGoInstead is having a thing or someone happen, go or come at another
+// time: "have the round go out tomorrow instead", "have the inspector come
+// on {{date}} instead". Its groups: the thing, then the time — after its
+// preposition, which would make a phrasal verb of "move" ("move on"), or a
+// word that is the time itself.
+var haveGoInstead = regexp.MustCompile(`(?i)\b(?:have|get|let)\s+((?:(?:the|their|our|your|this|that|its|a)\s+)?(?:same\s+)?[\pL-]+|it|them)\s+(?:go\s+out|go|run|happen|take\s+place|set\s+off|start|leave|depart|come\s+round|come\s+around|come\s+up|come|visit|call|arrive)\s+(?:(?:on|at|in)\s+([^,.;:]*?)|(tomorrow|later|next\s+\pL+))\s+instead\b`)
 
 // sendByEmail is sending a thing by email: emailing it.
 var sendByEmail = regexp.MustCompile(`(?i)\bsend\s+(.+?)\s+by\s+e-?mail\b`)
@@ -1272,7 +1268,7 @@ var nothingHappens = regexp.MustCompile(`(?i)\bnothing(?:\s+(?:more|else|further
 
 // likeInstead is a wish for one thing instead of another, no verb said:
 // "she would like twelve bottles in each box instead of six" changes it.
-var likeInstead = regexp.MustCompile(`(?i)(?:\bwould\s+|'|’)(?:d\s+)?like\s+(.+?)\s+instead(?:\s+of)?\b|\b(?:needs|wants)\s+(.+?)\s+instead(?:\s+of)?\b`)
+var likeInstead = regexp.MustCompile(`(?i)(?:\bwould\s+like|['’]d\s+like|\bneeds|\bwants)\s+(.+?)\s+instead(?:\s+of)?\b`)
 
 // barred reports whether a clause bars a person from doing a thing.
 func barred(raw string) bool {
@@ -1329,7 +1325,7 @@ var valueNouns = setOf("number", "value", "name", "label", "date", "day", "time"
 	"title", "address", "email", "phone", "code", "rate", "total", "score", "status")
 
 // getItTo is "get it to someone": a delivery, no look-up.
-var getItTo = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|an?\s+copy(?:\s+of\s+(?:it|them|the\s+\pL+))?|(?:the|this|that|its|their|his|her|our)\s+(?:\pL+\s+){0,2}\pL+)\s+(?:over\s+|across\s+|back\s+|off\s+)?to\s+`)
+var getItTo = regexp.MustCompile(`(?i)\bget\s+(it|them|this|that|an?\s+copy(?:\s+of\s+(?:it|them|the\s+\pL+))?|(?:the|this|that|its|their|his|her|our)\s+(?:\pL+\s+){0,2}\pL+)\s+(?:over\s+|across\s+|back\s+)?to\s+`)
 
 var putPlace = regexp.MustCompile(`(?i)\bput\s+(it|them|him|her|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(there|here|under|below|beneath|above|beside|next\s+to)\b|\bput\s+(it|them|him|her|this|that|these|those|(?:the|this|that|its|their|our|your|my|his|her)\s+[\pL-]+(?:\s+[\pL-]+)?)\s+(?:into|inside|onto|in|on)\b`)
 

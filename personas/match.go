@@ -294,7 +294,7 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 						tm.purposeAct[k] = mt.findVerb(&in, []string{red.verb})
 					}
 					tm.relevance[k] = make([]matches, len(red.purpose))
-					if purposeRefuses(red.purpose, func(w string) bool { return mt.find(w, false, all[:1]).value(0) >= 0.5 }) || existingOther(red.purpose, in.otherTypes) {
+					if purposeRefuses(red.purpose, func(w string) bool { return mt.find(w, false, []string{in.verb}).value(0) >= 0.5 }) || existingOther(red.purpose, in.otherTypes) {
 						// "To keep a report in your queue without sending it
 						// back, use hold_report": a purpose that rules out
 						// the goal's own action is no redirect for it.
@@ -335,8 +335,7 @@ var existStem = stem("existing")
 // one word further.
 func purposeRefuses(purpose []string, isGoalVerb func(string) bool) bool {
 	for j, w := range purpose {
-		neg := j > 0 && negations[purpose[j-1]] || j > 1 && negations[purpose[j-2]]
-		if neg && isGoalVerb(w) {
+		if precededBy(negations, purpose, j) && isGoalVerb(w) {
 			return true
 		}
 	}

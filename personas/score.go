@@ -181,6 +181,13 @@ func (m *Model) adjustedAction(rd *reading, ti int, lv attentionLevel, isCand fu
 	return a, why
 }
 
+// wordScore is what a tool's words earn for an action match a ≥ 0: the
+// verb's share, and the context's, gated by the action (or, when no tool
+// matches the verb, by the unsure gate).
+func wordScore(a, unsure, context float64) float64 {
+	return a*verbShare + (1-verbShare)*(a+unsure)*context
+}
+
 // saturate counts repeated cues with diminishing weight: 1, 1.5, 1.75…
 func saturate(n float64) float64 { return 2 * (1 - math.Pow(0.5, n)) }
 
@@ -276,7 +283,7 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 		gate := math.Max(a, 0)
 		confidence = math.Max(confidence, gate)
 		if a >= 0 {
-			p.Words = a*verbShare + (1-verbShare)*(a+unsure)*p.Context
+			p.Words = wordScore(a, unsure, p.Context)
 		} else {
 			p.Words = a // an opposite or a denial wins nothing on shared words
 		}
@@ -334,8 +341,7 @@ func (m *Model) scoreParts(rd *reading, cands []int, tr Traits) ([]ScoreParts, f
 			// use mark_duty_sick": the tool that says so lost its words
 			// to the denial; what they would have earned it is what the
 			// reader carries to the tool it was sent to.
-			a := math.Max(actionMatch(&rd.tools[ti][lv], lit), 0)
-			left[i] = a*verbShare + (1-verbShare)*(a+unsure)*parts[i].Context
+			left[i] = wordScore(math.Max(actionMatch(&rd.tools[ti][lv], lit), 0), unsure, parts[i].Context)
 		}
 	}
 	for i, ti := range cands {

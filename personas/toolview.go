@@ -430,11 +430,12 @@ func nameVerb(name, raw []string, r *relater) string {
 	}
 	first, firstRaw := name[0], ""
 	gerund := map[string]bool{}
-	for i, w := range raw {
-		if i == 0 {
-			firstRaw = w
-		} else if strings.HasSuffix(lower(w), "ing") {
-			gerund[stem(lower(w))] = true
+	if len(raw) > 0 {
+		firstRaw = raw[0]
+		for _, w := range raw[1:] {
+			if w = lower(w); strings.HasSuffix(w, "ing") {
+				gerund[stem(w)] = true
+			}
 		}
 	}
 	if len(name) > 1 && extendsVerb(name, 1) {
@@ -642,15 +643,12 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	trimmed := strings.TrimSpace(raw)
 	role := s.role
 	if m := situationOnly.FindStringSubmatch(trimmed); m != nil && role == roleBody {
-		if m[1] == "" {
-			m[1] = m[2]
-		}
 		// "For a student who has moved away or transferred out.": when to
 		// use the tool, said as a sentence of its own (a bullet, a line).
 		// Its words describe the situation, as a "Use this when …" does,
 		// and are context only, as a Returns section's: its verbs are the
 		// situation's ("moved away"), not the tool's.
-		v.addSituation(m[1], trimmed)
+		v.addSituation(m[1]+m[2], trimmed) // one of the two is empty
 		role = roleReturns
 	}
 	switch role {
@@ -999,7 +997,7 @@ func lossEventsOut(seq []string, raw string, situation bool) []string {
 var cannotKeepIt = regexp.MustCompile(`(?i)\b(?:can\s*not|can't|cannot|could\s+not|couldn't|can\s+no\s+longer|could\s+no\s+longer|won't|will\s+not)\s+keep\s*(?:[,:;.)]|$|after\s+all|any\s*more)`)
 
 // losesAccess reports whether the loss at i is of access: "they lose
-// access to it", "loses their sign-in". Being shut out is what suspending
+// access to it", "loses their login". Being shut out is what suspending
 // or unenrolling does; it destroys nothing a reader would want kept.
 func losesAccess(seq []string, i int) bool {
 	for k := i + 1; k < len(seq) && k <= i+3; k++ {
@@ -1013,7 +1011,7 @@ func losesAccess(seq []string, i int) bool {
 	return false
 }
 
-var accessWords = stemSet("access", "login", "sign-in", "signin", "logins", "entry")
+var accessWords = stemSet("access", "login", "entry")
 
 // lossWords are the stems lossEventsOut blanks.
 var lossWords = stemSet("lost", "lose")
@@ -1194,7 +1192,7 @@ func supportedNoun(name []string, r *relater) string {
 		return v + "nd"
 	}
 	// "issue_payment" pays: a -ment noun's verb.
-	if v, ok := strings.CutSuffix(w, "ment"); ok && len(v) >= 3 && r.isAction(v) {
+	if v := mentNounVerb(w, r); v != "" {
 		return v
 	}
 	if r.isAction(w) {
@@ -1211,11 +1209,16 @@ var carryVerbs = stemSet("send", "process", "execute", "dispatch")
 // mentVerb is the verb of a name's last word when it is a -ment noun whose
 // verb is an action ("payment": pay), "" otherwise.
 func mentVerb(name []string, r *relater) string {
-	name = plainWords(name)
-	if len(name) < 2 {
+	if name = plainWords(name); len(name) < 2 {
 		return ""
 	}
-	if v, ok := strings.CutSuffix(name[len(name)-1], "ment"); ok && len(v) >= 3 && r.isAction(v) {
+	return mentNounVerb(name[len(name)-1], r)
+}
+
+// mentNounVerb is the verb of a -ment noun when it is an action
+// ("payment": pay), "" otherwise.
+func mentNounVerb(w string, r *relater) string {
+	if v, ok := strings.CutSuffix(w, "ment"); ok && len(v) >= 3 && r.isAction(v) {
 		return v
 	}
 	return ""
