@@ -2178,39 +2178,6 @@ func TestGoalsOfBatches27And28(t *testing.T) {
 	})
 }
 
-// Tenth round's goal frames: a clause that someone must no longer receive
-// a thing asks to stop it; "get her the permit" obtains it for her; "get
-// the new patient {{name}} in to see" books; "put them on now" adds, as a
-// ledger posts.
-func TestNoMoreSentGetHerTheAndPutThemOn(t *testing.T) {
-	careful := Builtin().Get("careful")
-	tools := []rtool{
-		{name: "stop_reminders", kind: "custom", text: "Stop reminders."},
-		{name: "create_permit", kind: "create", text: "Create a permit."},
-		{name: "book_visit", kind: "create", text: "Book a visit."},
-		{name: "add_miles", kind: "custom", text: "Add miles."},
-		{name: "move_item", kind: "custom", text: "Move an item."},
-	}
-	wantFirstActions(t, tools, careful, map[string]string{
-		"Sadly the dog was put to sleep yesterday: the family must not get any more letters about jabs, but keep his history": "stop",
-		"The application has been approved: get her the permit so her builder can start":                                      key("create"),
-		"Get the new patient {{knows.name}} in to see Dr Lee on Monday":                                                       "book",
-		"The miles she earned never showed up on her account: put them on now, once only":                                     "add",
-	})
-	if got := actionVerbs(t, "Get me the report on last month's sales", tools, careful); len(got) > 0 && got[0] == key("create") {
-		t.Errorf("'get me the report' read as making one: %v", got)
-	}
-	r := newRelater(nil)
-	ins := parseIntent("The miles never showed up on her account: put them on now", r.isAction, r)
-	found := false
-	for _, s := range ins[0].senses {
-		found = found || s.key == key("post")
-	}
-	if !found {
-		t.Errorf("'put them on' (miles on an account) lacks the ledger's sense, post: %+v", ins[0].senses)
-	}
-}
-
 // "They lose access to it" is being shut out, not data lost: no loss
 // warning, so a careful reader keeping data does not shy from the tool
 // that unenrols and keeps the grades.
@@ -2224,59 +2191,6 @@ func TestLosingAccessIsNoLossWarning(t *testing.T) {
 	}
 	if v := m.views[1][seeEverything]; v.cues[cuePreserveWarn] == 0 {
 		t.Error("'their grades are lost' is no longer a loss warning")
-	}
-}
-
-// Clearing a container out empties it.
-func TestClearOutEmpties(t *testing.T) {
-	if a := actionOf(t, "Clear out everything in the bucket, but keep the bucket", []rtool{
-		{name: "empty_bucket", kind: "custom", text: "Empty a bucket."},
-		{name: "update_bucket", kind: "update", text: "Update a bucket."},
-	}, Builtin().Get("careful"), "empty_bucket"); a < 0.5 {
-		t.Errorf("empty_bucket's action %.2f for 'clear out everything in the bucket'", a)
-	}
-}
-
-// More goal frames: a clause joined to a reported request reports it too,
-// so the instruction after it says what to do ("she'd like to see them and
-// pick the ones she likes. Send her something to look through": share);
-// "get {{name}}, our registrar, booked" books; "get him set up" sets up;
-// "get {{carer}} to do the visit instead" assigns; "keep it for three more
-// months" extends; "put it on record that" records.
-func TestGetFramesKeepLongerAndPutOnRecord(t *testing.T) {
-	careful := Builtin().Get("careful")
-	tools := []rtool{
-		{name: "share_gallery", kind: "custom", text: "Share a gallery."},
-		{name: "book_courier", kind: "create", text: "Book a courier."},
-		{name: "extend_loan", kind: "custom", text: "Extend a loan."},
-		{name: "record_visit", kind: "custom", text: "Record a visit."},
-		{name: "reassign_visit", kind: "custom", text: "Reassign a visit."},
-	}
-	wantFirstActions(t, tools, careful, map[string]string{
-		"She hasn't paid yet, but she'd like to see her pictures and pick the ones she likes. Send her something to look through": "share",
-		"The loan is ready to travel: get {{knows.name}}, our registrar, booked to go with it":                                    "book",
-		"A new pupil starts on Monday: get him set up to ride the bus":                                                            "set up",
-		"Ann has phoned in sick, so please get {{knows.name}} to do visit {{target.id}} instead":                                  "assign",
-		"They have asked to keep the object on loan {{target.id}} for three more months":                                          "extend",
-		"Nobody turned up for the visit: put it on record that the visit never happened":                                          "record",
-	})
-}
-
-// Writing up what was found files a report; setting someone up for a
-// service enrols them.
-func TestWriteUpFilesAndSetUpEnrols(t *testing.T) {
-	careful := Builtin().Get("careful")
-	if a := actionOf(t, "Write up what we found as a report of its own", []rtool{
-		{name: "file_report", kind: "create", text: "File a report."},
-		{name: "update_report", kind: "update", text: "Update a report."},
-	}, careful, "file_report"); a < 0.4 {
-		t.Errorf("file_report's action %.2f for 'write up what we found'", a)
-	}
-	if a := actionOf(t, "Get him set up to ride the bus", []rtool{
-		{name: "enroll_rider", kind: "create", text: "Enroll a rider."},
-		{name: "move_rider", kind: "custom", text: "Move a rider."},
-	}, careful, "enroll_rider"); a < 0.4 {
-		t.Errorf("enroll_rider's action %.2f for 'get him set up'", a)
 	}
 }
 
@@ -2304,94 +2218,6 @@ func TestRedirectAgainstTheGoalOrAboutAnotherRecord(t *testing.T) {
 	}
 	if existingOther(stems("move it to another vault"), stems("vault")) {
 		t.Error("existingOther: a purpose that names no existing record applies")
-	}
-}
-
-// send_payment pays: a carrying verb's -ment noun is the action; other
-// nouns after it are what is sent (send_notice notices nothing).
-func TestSendPaymentPays(t *testing.T) {
-	careful := Builtin().Get("careful")
-	tools := []rtool{
-		{name: "send_payment", kind: "custom", text: "Send a payment."},
-		{name: "dispute_charge", kind: "custom", text: "Dispute a charge."},
-	}
-	if a := actionOf(t, "Pay our new supplier 300 dollars by transfer", tools, careful, "send_payment"); a < 0.6 {
-		t.Errorf("send_payment's action %.2f for a goal that pays", a)
-	}
-	r := newRelater(nil)
-	if v := mentVerb(stems("send notice"), r); v != "" {
-		t.Errorf("send_notice read as the action %q", v)
-	}
-}
-
-// Keeping a suspect sample away from testing quarantines it.
-func TestKeepAwayQuarantines(t *testing.T) {
-	if a := actionOf(t, "The sample may be contaminated: keep it away from testing until QA has looked at it", []rtool{
-		{name: "quarantine_sample", kind: "custom", text: "Quarantine a sample."},
-		{name: "discard_sample", kind: "custom", text: "Discard a sample."},
-	}, Builtin().Get("careful"), "quarantine_sample"); a < 0.3 {
-		t.Errorf("quarantine_sample's action %.2f for 'keep it away from testing'", a)
-	}
-}
-
-// Batch 31 and 32's goal frames: "nothing more should happen with it
-// until …" holds; "let her have until {{date}}" extends; "have the round go
-// out tomorrow instead" moves it (a later day puts it off); "put the miss
-// on record" records; "she mustn't fly anything" bars her (a block), where
-// "she can't review this one" is a reason and "she mustn't be charged" a
-// constraint; "until …" opens no request; "Leave request {{id}} is for the
-// wrong week" is a statement about the request; "would like twelve bottles
-// instead of six" and "needs {{a}} to {{b}} off instead" change it; "get
-// {{name}} ({{id}}) onto it" adds.
-func TestBatch31And32GoalFrames(t *testing.T) {
-	careful := Builtin().Get("careful")
-	tools := []rtool{
-		{name: "hold_item", kind: "custom", text: "Hold an item."},
-		{name: "extend_item", kind: "custom", text: "Extend an item."},
-		{name: "move_item", kind: "custom", text: "Move an item."},
-		{name: "record_item", kind: "custom", text: "Record an item."},
-		{name: "block_item", kind: "custom", text: "Block an item."},
-		{name: "change_item", kind: "update", text: "Change an item."},
-		{name: "add_item", kind: "custom", text: "Add an item."},
-	}
-	wantFirstActions(t, tools, careful, map[string]string{
-		"The committee has a question: nothing more should happen with it until they have answered":                   "hold",
-		"The reviewer has asked for two more weeks: let her have until {{knows.name}} for the review":                 "extend",
-		"The lorry broke down: have the round go out tomorrow instead":                                                "move",
-		"The crew went past without emptying it. Put the miss on record so a crew comes back for it":                  "record",
-		"Captain Lee has been sent for more tests. Until the doctor clears her she mustn't fly anything":              "block",
-		"Leave request {{target.id}} is for the wrong week now: she needs Monday to Friday off instead":               "chang",
-		"Ann is enjoying the club and would like twelve bottles in each box instead of six. Keep her the same member": "chang",
-		"The pairing is a first officer short: get {{knows.name}} ({{target.id}}) onto it in the first seat":          "add",
-	})
-	for _, intent := range []string{
-		"She wrote papers with the authors, so she can't review this one. Take her off this paper",
-		"Change her booking to Monday; she must not be charged another deposit",
-	} {
-		if got := actionVerbs(t, intent, tools, careful); len(got) > 0 && got[0] == "block" {
-			t.Errorf("%q read as a block: %v", intent, got)
-		}
-	}
-	r := newRelater(nil)
-	if ins := parseIntent("The lorry broke down: have the round go out tomorrow instead", r.isAction, r); !slices.ContainsFunc(ins[0].senses, func(s verbSense) bool { return s.key == key("postpone") }) {
-		t.Errorf("'go out tomorrow instead' lacks the sense postpone: %+v", ins[0].senses)
-	}
-}
-
-// A log is a record; setting a thing aside holds it.
-func TestLogRecordsAndSetAsideHolds(t *testing.T) {
-	careful := Builtin().Get("careful")
-	if a := actionOf(t, "Put the miss on record so a crew comes back for it", []rtool{
-		{name: "log_miss", kind: "custom", text: "Log a missed collection."},
-		{name: "move_bin", kind: "custom", text: "Move a bin."},
-	}, careful, "log_miss"); a < 0.6 {
-		t.Errorf("log_miss's action %.2f for a goal that records", a)
-	}
-	if a := actionOf(t, "Nothing more should happen with it until they have answered", []rtool{
-		{name: "park_manuscript", kind: "custom", text: "Set a manuscript aside while a query about it is looked into."},
-		{name: "move_manuscript", kind: "custom", text: "Move a manuscript."},
-	}, careful, "park_manuscript"); a < 0.5 {
-		t.Errorf("'Set a manuscript aside' action %.2f for a goal that holds it", a)
 	}
 }
 
@@ -2431,29 +2257,108 @@ func TestScenarioFirstIsASituationAndTheSkimReadsOn(t *testing.T) {
 	}
 }
 
-// Batch 33 and 34's goal frames: "have the lab stop working on it" stops
-// it; "have that same recall come round in July instead" and "have its
-// runners set off at nine instead" move it; "get a copy of it to her" and
-// "get the work off to the lab" send; "keep them from getting into the
-// unit" blocks; "drop her a friendly note" sends one.
-func TestBatch33And34GoalFrames(t *testing.T) {
+// The tenth round's goal frames, each read as one action: what someone
+// must no longer get stops it; get-frames with a person, a count or a place
+// obtain, book, set up, make, add or send; having someone do a thing
+// assigns it; keeping it longer or letting her have until a date extends;
+// putting it on record records; "nothing more should happen with it
+// until" holds; having it happen at another time moves it; "she mustn't
+// fly" bars her; a wish for one thing instead of another changes it; a
+// clause joined to a reported request reports it too, so the instruction
+// after it is what to do.
+func TestTenthRoundGoalFrames(t *testing.T) {
 	careful := Builtin().Get("careful")
-	tools := []rtool{
-		{name: "stop_item", kind: "custom", text: "Stop an item."},
-		{name: "move_item", kind: "custom", text: "Move an item."},
-		{name: "send_item", kind: "custom", text: "Send an item."},
-		{name: "block_item", kind: "custom", text: "Block an item."},
-		{name: "take_off_item", kind: "custom", text: "Take an item off."},
-		{name: "email_item", kind: "custom", text: "Email an item."},
+	var tools []rtool
+	for _, v := range []string{"stop", "book", "add", "move", "share", "extend", "record", "reassign", "hold", "block", "send", "email"} {
+		tools = append(tools, rtool{name: v + "_item", kind: "custom", text: strings.ToUpper(v[:1]) + v[1:] + " an item."})
 	}
+	tools = append(tools,
+		rtool{name: "create_item", kind: "create", text: "Create an item."},
+		rtool{name: "change_item", kind: "update", text: "Change an item."},
+		rtool{name: "take_off_item", kind: "custom", text: "Take an item off."})
 	wantFirstActions(t, tools, careful, map[string]string{
-		"Have the lab stop working on it until she has made up her mind":                          "stop",
-		"She is abroad until the summer. Have that same recall come round in July instead":        "move",
-		"The bridge is shut: have its runners set off at twenty past nine instead":                "move",
-		"She wants to read it at home. Get a copy of it to her by email":                          "email",
-		"She wants to read it at home. Get a copy of it to her":                                   "send",
-		"The impressions are taken: get the work off to the lab":                                  "send",
-		"They are behind on rent: keep them from getting into the unit until the balance is paid": "block",
-		"She still has the laptop. Drop her a friendly note asking her to bring it in":            "send",
+		"Sadly the dog was put to sleep yesterday: the family must not get any more letters about jabs, but keep his history":     "stop",
+		"The application has been approved: get her the permit so her builder can start":                                          key("create"),
+		"Get the new patient {{knows.name}} in to see Dr Lee on Monday":                                                           "book",
+		"The miles she earned never showed up on her account: put them on now, once only":                                         "add",
+		"She hasn't paid yet, but she'd like to see her pictures and pick the ones she likes. Send her something to look through": "share",
+		"The loan is ready to travel: get {{knows.name}}, our registrar, booked to go with it":                                    "book",
+		"A new pupil starts on Monday: get him set up to ride the bus":                                                            "set up",
+		"Ann has phoned in sick, so please get {{knows.name}} to do visit {{target.id}} instead":                                  "assign",
+		"They have asked to keep the object on loan {{target.id}} for three more months":                                          "extend",
+		"Nobody turned up for the visit: put it on record that the visit never happened":                                          "record",
+		"The committee has a question: nothing more should happen with it until they have answered":                               "hold",
+		"The reviewer has asked for two more weeks: let her have until {{knows.name}} for the review":                             "extend",
+		"The lorry broke down: have the round go out tomorrow instead":                                                            "move",
+		"The crew went past without emptying it. Put the miss on record so a crew comes back for it":                              "record",
+		"Captain Lee has been sent for more tests. Until the doctor clears her she mustn't fly anything":                          "block",
+		"Leave request {{target.id}} is for the wrong week now: she needs Monday to Friday off instead":                           "chang",
+		"Ann is enjoying the club and would like twelve bottles in each box instead of six. Keep her the same member":             "chang",
+		"The pairing is a first officer short: get {{knows.name}} ({{target.id}}) onto it in the first seat":                      "add",
+		"Have the lab stop working on it until she has made up her mind":                                                          "stop",
+		"She is abroad until the summer. Have that same recall come round in July instead":                                        "move",
+		"The bridge is shut: have its runners set off at twenty past nine instead":                                                "move",
+		"She wants to read it at home. Get a copy of it to her by email":                                                          "email",
+		"She wants to read it at home. Get a copy of it to her":                                                                   "send",
+		"The impressions are taken: get the work off to the lab":                                                                  "send",
+		"They are behind on rent: keep them from getting into the unit until the balance is paid":                                 "block",
+		"She still has the laptop. Drop her a friendly note asking her to bring it in":                                            "send",
 	})
+	for _, intent := range []string{
+		"She wrote papers with the authors, so she can't review this one. Take her off this paper", // a reason
+		"Change her booking to Monday; she must not be charged another deposit",                    // a constraint
+	} {
+		if got := actionVerbs(t, intent, tools, careful); len(got) > 0 && got[0] == "block" {
+			t.Errorf("%q read as a block: %v", intent, got)
+		}
+	}
+	if got := actionVerbs(t, "Get me the report on last month's sales", tools, careful); len(got) > 0 && got[0] == key("create") {
+		t.Errorf("'get me the report' read as making one: %v", got)
+	}
+	r := newRelater(nil)
+	for intent, sense := range map[string]string{
+		"The miles never showed up on her account: put them on now":    "post",     // a ledger posts
+		"The lorry broke down: have the round go out tomorrow instead": "postpone", // a later day puts it off
+	} {
+		if ins := parseIntent(intent, r.isAction, r); !slices.ContainsFunc(ins[0].senses, func(s verbSense) bool { return s.key == key(sense) }) {
+			t.Errorf("%q lacks the sense %s: %+v", intent, sense, ins[0].senses)
+		}
+	}
+}
+
+// The tenth round's lexicon: a goal's verb reaches the tool that does it
+// in other words — clear out empties, write up files, set up enrols, a log
+// is a record, setting aside holds, keeping a suspect thing away
+// quarantines, and send_payment pays (a carrying verb's -ment noun is the
+// action; send_notice notices nothing).
+func TestTenthRoundLexicon(t *testing.T) {
+	careful := Builtin().Get("careful")
+	for _, c := range []struct {
+		goal        string
+		right       rtool
+		other       rtool
+		leastAction float64
+	}{
+		{"Clear out everything in the bucket, but keep the bucket",
+			rtool{name: "empty_bucket", kind: "custom", text: "Empty a bucket."}, rtool{name: "update_bucket", kind: "update", text: "Update a bucket."}, 0.5},
+		{"Write up what we found as a report of its own",
+			rtool{name: "file_report", kind: "create", text: "File a report."}, rtool{name: "update_report", kind: "update", text: "Update a report."}, 0.4},
+		{"Get him set up to ride the bus",
+			rtool{name: "enroll_rider", kind: "create", text: "Enroll a rider."}, rtool{name: "move_rider", kind: "custom", text: "Move a rider."}, 0.4},
+		{"Put the miss on record so a crew comes back for it",
+			rtool{name: "log_miss", kind: "custom", text: "Log a missed collection."}, rtool{name: "move_bin", kind: "custom", text: "Move a bin."}, 0.6},
+		{"Nothing more should happen with it until they have answered",
+			rtool{name: "park_manuscript", kind: "custom", text: "Set a manuscript aside while a query about it is looked into."}, rtool{name: "move_manuscript", kind: "custom", text: "Move a manuscript."}, 0.5},
+		{"The sample may be contaminated: keep it away from testing until QA has looked at it",
+			rtool{name: "quarantine_sample", kind: "custom", text: "Quarantine a sample."}, rtool{name: "discard_sample", kind: "custom", text: "Discard a sample."}, 0.3},
+		{"Pay our new supplier 300 dollars by transfer",
+			rtool{name: "send_payment", kind: "custom", text: "Send a payment."}, rtool{name: "dispute_charge", kind: "custom", text: "Dispute a charge."}, 0.6},
+	} {
+		if a := actionOf(t, c.goal, []rtool{c.right, c.other}, careful, c.right.name); a < c.leastAction {
+			t.Errorf("%s's action %.2f for %q, want at least %.1f", c.right.name, a, c.goal, c.leastAction)
+		}
+	}
+	if v := mentVerb(stems("send notice"), newRelater(nil)); v != "" {
+		t.Errorf("send_notice read as the action %q", v)
+	}
 }
