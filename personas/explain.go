@@ -85,7 +85,8 @@ type RedirectExplains struct {
 	Purpose   []string `json:"purpose,omitempty"`
 	Relevance float64  `json:"relevance"` // how much the purpose describes the goal, in [0, 1]
 	// Why is set when the redirect does not apply whatever its words: its
-	// purpose lasts the other way than the goal asks.
+	// purpose lasts the other way than the goal asks, rules out the goal's
+	// action, or is about an existing record of another type.
 	Why string `json:"why,omitempty"`
 }
 
@@ -150,8 +151,11 @@ func (m *Model) ExplainChoice(p *Persona, g *engine.Goal) Explanation {
 			for k, r := range v.redirects {
 				re := RedirectExplains{Tool: m.world.Tools[r.other].Name, Away: r.away,
 					Purpose: append([]string(nil), r.purpose...), Relevance: round4(redirectRelevance(in, tm, r, k, lit))}
-				if contradictsDuration(in, r.purpose) {
+				switch {
+				case contradictsDuration(in, r.purpose):
 					re.Why = whyOtherDuration
+				case tm.notAbout != nil && tm.notAbout[k] != "":
+					re.Why = tm.notAbout[k]
 				}
 				te.Redirects = append(te.Redirects, re)
 			}

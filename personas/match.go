@@ -28,6 +28,10 @@ type toolMatch struct {
 	// purposeAct is, per redirect with a purpose verb, how well that verb
 	// matches the goal's action (its verb or one of its senses).
 	purposeAct []matches
+	// notAbout is, per redirect, why its purpose is not about this goal
+	// whatever its words ("" when it may be): its relevance is 0, and
+	// explain says why.
+	notAbout []string
 }
 
 // situationMatch is how well the best of a tool's "Use this when …"
@@ -281,6 +285,7 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 			if len(v.redirects) > 0 {
 				tm.relevance = make([][]matches, len(v.redirects))
 				tm.purposeAct = make([]matches, len(v.redirects))
+				tm.notAbout = make([]string, len(v.redirects))
 				all := make([]string, 0, len(in.words)+len(in.senses)+1)
 				all = append(all, in.verb)
 				for _, s := range in.senses {
@@ -294,10 +299,16 @@ func (mt *matcher) newReading(in intent, views [][3]view) *reading {
 						tm.purposeAct[k] = mt.findVerb(&in, []string{red.verb})
 					}
 					tm.relevance[k] = make([]matches, len(red.purpose))
-					if purposeRefuses(red.purpose, func(w string) bool { return mt.find(w, false, []string{in.verb}).value(0) >= 0.5 }) || existingOther(red.purpose, in.otherTypes) {
+					switch {
+					case purposeRefuses(red.purpose, func(w string) bool { return mt.find(w, false, []string{in.verb}).value(0) >= 0.5 }):
 						// "To keep a report in your queue without sending it
 						// back, use hold_report": a purpose that rules out
 						// the goal's own action is no redirect for it.
+						tm.notAbout[k] = whyRulesOutAction
+					case existingOther(red.purpose, in.otherTypes):
+						tm.notAbout[k] = whyOtherExisting
+					}
+					if tm.notAbout[k] != "" {
 						tm.purposeAct[k] = matches{}
 						continue
 					}

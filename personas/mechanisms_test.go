@@ -2209,6 +2209,12 @@ func TestRedirectAgainstTheGoalOrAboutAnotherRecord(t *testing.T) {
 	if r := partOf(m.Explain(careful, g), "reject_item").Redirect; r < 0 {
 		t.Errorf("'without sending it back, use hold_item' sent a send-back goal away from reject_item: redirect %.3f", r)
 	}
+	// explain says why the redirect does not apply.
+	for _, te := range m.ExplainChoice(careful, g).Actions[0].Tools {
+		if te.Tool == "reject_item" && (len(te.Redirects) != 1 || te.Redirects[0].Why != whyRulesOutAction) {
+			t.Errorf("explain's redirects of reject_item: %+v, want one with why %q", te.Redirects, whyRulesOutAction)
+		}
+	}
 	p := stems("put an existing item in another vault")
 	if !existingOther(p, stems("item member")) || existingOther(p, stems("member")) {
 		t.Error("existingOther: an existing item is about a goal on items only")

@@ -122,8 +122,11 @@ const (
 	whyErasesKept    = "deletes the record the goal says to keep: no match"
 	whyForAWhile     = "its text gives its stop a while to last: the pause a stop for a while asks, whatever the verb"
 	whyOtherDuration = "its purpose lasts the other way than the goal asks"
-	whyLasts         = "says its action lasts or loses, for a stop for a while: halved"
-	whyPause         = "a pause, for a goal that asks for good: halved"
+	// Why a redirect's purpose is not about the goal (toolMatch.notAbout).
+	whyRulesOutAction = "its purpose rules out the goal's action"
+	whyOtherExisting  = "its purpose is about an existing record of another type than the goal's"
+	whyLasts          = "says its action lasts or loses, for a stop for a while: halved"
+	whyPause          = "a pause, for a goal that asks for good: halved"
 )
 
 // adjustedAction is how surely tool ti does the goal's action, for a
