@@ -203,18 +203,25 @@ func readAdvice(m *Model, descriptions map[string]string) *adviceTable {
 		// (the first informative sentences, to a word budget): advice in
 		// "Run instances. NOTE: THIS LAUNCHES A NEW INSTANCE EVERY TIME IT
 		// IS CALLED." reaches it as the words do.
-		first := m.views[i][seeFirst].seen
+		lead, first := m.views[i][seeLead].seen, m.views[i][seeFirst].seen
 		all := sentences(text)
 		for _, s := range all {
 			lvs := restOfText
-			if slices.Contains(first, s) {
+			switch {
+			case slices.Contains(lead, s):
 				lvs = everyTextView
+			case slices.Contains(first, s):
+				lvs = pastTheLead
 			}
 			r.sentence(i, lvs, s, nil)
 		}
 		for _, s := range first {
 			if !slices.Contains(all, s) {
-				r.sentence(i, skimmedOnly, s, nil)
+				lvs := skimmedOnly
+				if slices.Contains(lead, s) {
+					lvs = leadOnly
+				}
+				r.sentence(i, lvs, s, nil)
 			}
 		}
 		for _, p := range t.Params {
@@ -233,11 +240,15 @@ var (
 	// The advice views a sentence of a tool's text is read into: a
 	// parameter's doc only by a reader of everything; the description
 	// also by a skimmer that reads on; a sentence a skimmer's first look
-	// takes in, by every reader of text.
+	// takes in, by every reader of text; one past the first sentence that
+	// a skimmer's budget of words reaches, by all but readers of the
+	// first sentence alone.
 	everything    = []attentionLevel{seeEverything}
 	restOfText    = []attentionLevel{seeEverything, readOn}
 	skimmedOnly   = []attentionLevel{seeFirst, readOn}
-	everyTextView = []attentionLevel{seeFirst, seeEverything, readOn}
+	leadOnly      = []attentionLevel{seeLead, seeFirst, readOn}
+	pastTheLead   = []attentionLevel{seeFirst, seeEverything, readOn}
+	everyTextView = []attentionLevel{seeLead, seeFirst, seeEverything, readOn}
 )
 
 type adviceReader struct {
@@ -651,8 +662,9 @@ func checkBeforeRetry(ws []string, checkAt []int) bool {
 // levelReaders are who reads a precondition's or an error message's verb
 // against the tools, one per attention level: the level decides what is
 // seen of the tools; the rest is a middling reader's.
-var levelReaders = [3]Traits{
+var levelReaders = [attentionLevels]Traits{
 	{Attention: 0.15, Caution: 0.5, Literalness: 0.5, Noise: 1, Patience: 1, Retry: RetryPolicy{Mode: RetryNone}},
+	{Attention: 0.45, Caution: 0.5, Literalness: 0.5, Noise: 1, Patience: 1, Retry: RetryPolicy{Mode: RetryNone}},
 	{Attention: 0.5, Caution: 0.5, Literalness: 0.5, Noise: 1, Patience: 1, Retry: RetryPolicy{Mode: RetryNone}},
 	{Attention: 0.95, Caution: 0.5, Literalness: 0.5, Noise: 1, Patience: 1, Retry: RetryPolicy{Mode: RetryNone}},
 }
@@ -867,7 +879,7 @@ func (a *agent) adviceFor(ti int) *advice { return a.m.advice.at(ti, a.c.level) 
 // description, at the call or after a failure.
 func (a *agent) adviceInFocus(ti int) *advice {
 	seen := a.adviceFor(ti)
-	if a.c.level != seeFirst {
+	if a.c.level != seeLead && a.c.level != seeFirst {
 		return seen // a reader of everything saw it all; one of names reads none
 	}
 	all := a.m.advice.at(ti, readOn)
@@ -1036,7 +1048,7 @@ func (a *agent) redirectAfter(ti int, e *engine.ToolError) bool {
 // more), a full reader all of it; one that reads tool names only reads it
 // with probability attention.
 func (a *agent) readsMessages() bool {
-	if a.c.level >= seeFirst {
+	if a.c.level >= seeLead {
 		return true
 	}
 	return a.dice.advice.float() < a.tr.Attention

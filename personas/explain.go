@@ -90,7 +90,7 @@ type RedirectExplains struct {
 	Why string `json:"why,omitempty"`
 }
 
-var levelNames = [3]string{"name", "first sentence", "everything"}
+var levelNames = [attentionLevels]string{"name", "first sentence", "first lines", "everything"}
 
 // ExplainChoice explains a persona's first choice for a goal. It returns
 // the zero Explanation for a goal of another world or a persona whose

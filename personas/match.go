@@ -91,8 +91,8 @@ const denominalWeight = 0.8
 // reading is one intent matched against every tool.
 type reading struct {
 	in    intent
-	views [][3]view      // the views it was matched against
-	tools [][3]toolMatch // per tool, per attention level
+	views [][attentionLevels]view      // the views it was matched against
+	tools [][attentionLevels]toolMatch // per tool, per attention level
 }
 
 // neighbours is every key related to a, with the best relation to each:
@@ -252,8 +252,8 @@ func (mt *matcher) opposition(verb string, actions []string) string {
 }
 
 // newReading matches an intent against every tool's views.
-func (mt *matcher) newReading(in intent, views [][3]view) *reading {
-	rd := &reading{in: in, views: views, tools: make([][3]toolMatch, len(views))}
+func (mt *matcher) newReading(in intent, views [][attentionLevels]view) *reading {
+	rd := &reading{in: in, views: views, tools: make([][attentionLevels]toolMatch, len(views))}
 	said := map[string]bool{in.verb: true} // what situationMatch compares "Use this when …" with
 	for _, w := range in.words {
 		if w.weight > 0 {

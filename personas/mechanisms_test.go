@@ -2254,7 +2254,7 @@ func TestScenarioFirstIsASituationAndTheSkimReadsOn(t *testing.T) {
 		{name: "ground_crew", kind: "custom", text: "Say a pilot's medical certificate renewal is pending with the aviation doctor, or a licence proficiency check falls due next week. Ground her: she is kept off every flying duty."},
 		{name: "remove_crew", kind: "custom", text: "Remove a crew member."},
 	}, "", Builtin().Get("novice"))
-	v := m.views[0][seeFirst]
+	v := m.views[0][seeLead]
 	if len(v.seen) < 2 {
 		t.Errorf("a skimmer of a scenario-first text saw only %q", v.seen)
 	}
@@ -2366,5 +2366,32 @@ func TestTenthRoundLexicon(t *testing.T) {
 	}
 	if v := mentVerb(stems("send notice"), newRelater(nil)); v != "" {
 		t.Errorf("send_notice read as the action %q", v)
+	}
+}
+
+// A reader of the first sentence (the novice) stops at it; a reader of
+// first lines (the baseline) reads on to its budget of words. A sentence
+// that only sets the scene — a question the tool answers, a "Use this
+// when" naming no action of the tool's — is read and passed by both.
+func TestReadersOfTheFirstSentenceStopThere(t *testing.T) {
+	if levelOf(Builtin().Get("novice").Traits.Attention) != seeLead || levelOf(Baseline().Attention) != seeFirst {
+		t.Fatalf("novice reads at level %d, the baseline at %d", levelOf(Builtin().Get("novice").Traits.Attention), levelOf(Baseline().Attention))
+	}
+	_, m, _ := readerScores(t, "Stop filling it while she is in hospital", []rtool{
+		{name: "hold_prescription", kind: "custom", text: "Hold a prescription. It is not filled until it is resumed, and it keeps its refills."},
+		{name: "cancel_prescription", kind: "custom", text: "Cancel a prescription."},
+	}, "", Builtin().Get("novice"))
+	if lead, first := m.views[0][seeLead].seen, m.views[0][seeFirst].seen; len(lead) != 1 || len(first) != 2 {
+		t.Errorf("the first sentence's reader saw %q, the first lines' reader %q", lead, first)
+	}
+	for text, want := range map[string]string{
+		"Place going to sit empty for a while? Suspend supply at a property. Bills stop.":                       "Place going to sit empty for a while? Suspend supply at a property.",
+		"Use this when a customer leaves the property for good. Supply and billing stop. A final bill is sent.": "Use this when a customer leaves the property for good. Supply and billing stop.",
+		"Use this when you want to suspend supply at a property. No bills are raised.":                          "Use this when you want to suspend supply at a property.",
+		"Hold a prescription. It keeps its refills.":                                                            "Hold a prescription.",
+	} {
+		if got := FirstSentence(text); got != want {
+			t.Errorf("FirstSentence(%q) = %q, want %q", text, got, want)
+		}
 	}
 }

@@ -24,8 +24,8 @@ type Model struct {
 	variant string
 	rel     *relater
 	texts   []*toolText
-	views   [][3]view // per tool, per attention level, under the variant
-	ideal   [][3]view // the same under the world's first variant, unchanged: what meant's tie-break reads
+	views   [][attentionLevels]view // per tool, per attention level, under the variant
+	ideal   [][attentionLevels]view // the same under the world's first variant, unchanged: what meant's tie-break reads
 	goals   []*goalView
 	byGoal  map[*engine.Goal]*goalView
 	types   map[*engine.RecordType]int
@@ -81,7 +81,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 	}
 	m.texts = readTexts(w, texts)
 	tn := newToolNames(w, m.rel)
-	m.views = make([][3]view, len(w.Tools))
+	m.views = make([][attentionLevels]view, len(w.Tools))
 	for i, t := range w.Tools {
 		m.views[i] = buildViews(t, i, m.texts[i], tn, m.rel)
 	}
@@ -94,7 +94,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 			first[i] = t.Description(w.DefaultVariant())
 		}
 		ft := readTexts(w, first)
-		m.ideal = make([][3]view, len(w.Tools))
+		m.ideal = make([][attentionLevels]view, len(w.Tools))
 		for i, t := range w.Tools {
 			m.ideal[i] = buildViews(t, i, ft[i], tn, m.rel)
 		}
@@ -422,7 +422,7 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 }
 
 // sameViews reports whether two view tables are one.
-func sameViews(a, b [][3]view) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
+func sameViews(a, b [][attentionLevels]view) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
 
 // knownFieldOf is the field of rt a knows key names: the same name, or the
 // key's last word ("customer_email" → email). Ids and datetimes are not

@@ -402,7 +402,7 @@ func pos0(cands []int) func(int) bool {
 // scoreParts scores candidates for an intent made after the model was
 // built (a clause of an error message), matching it now: text work at
 // run time, which callers cache.
-func scoreParts(m *Model, views [][3]view, in *intent, cands []int, tr Traits) []ScoreParts {
+func scoreParts(m *Model, views [][attentionLevels]view, in *intent, cands []int, tr Traits) []ScoreParts {
 	parts, _ := m.scoreParts(newMatcher(m.rel).newReading(*in, views), cands, tr)
 	return parts
 }
@@ -669,8 +669,9 @@ func slipTraits(tr Traits) Traits {
 }
 
 // slipAttention is the attention of a slip of a reader of everything: a
-// first-sentence reader's.
-const slipAttention = 0.5
+// skimmer's that reads the first lines, to a budget of words (seeFirst),
+// not the first sentence alone.
+const slipAttention = 0.6
 
 // against is what a tool's visible text said against it for this goal:
 // the negative parts of its score (a warning, a pointer to another tool, a

@@ -242,7 +242,7 @@ const (
 // or section content.
 func (tt *toolText) skimmed(budget int) []int {
 	var out []int
-	words, read := 0, 0
+	words, read, scenes := 0, 0, 0
 	for i := range tt.segs {
 		s := &tt.segs[i]
 		if s.role == roleTitle && read == 0 && !s.boiler {
@@ -251,11 +251,13 @@ func (tt *toolText) skimmed(budget int) []int {
 			out = append(out, i)
 			continue
 		}
-		if read == 0 && s.role == roleBody && !s.boiler && situationOnly.MatchString(strings.TrimSpace(s.text)) {
-			// "Say a pilot's medical is pending." before "Ground her: …":
-			// the scene a text opens with is read, and the skimmer reads
-			// on to what the tool does.
+		if read == 0 && scenes < 2 && s.role == roleBody && !s.boiler && setsTheScene(strings.TrimSpace(s.text)) {
+			// "Say a pilot's medical is pending." before "Ground her: …",
+			// "Place going to sit empty for a while?", "Use this when a
+			// customer leaves the property": the scene a text opens with
+			// is read, and the skimmer reads on to what the tool does.
 			out = append(out, i)
+			scenes++
 			continue
 		}
 		if s.boiler && read == 0 {
@@ -291,6 +293,24 @@ func (tt *toolText) skimmed(budget int) []int {
 	return out
 }
 
+// setsTheScene reports whether a sentence says when the tool is for, not
+// what it does: a situation of its own ("For a student who has moved
+// away."), a question the tool answers ("Customer off to a new home?"), or
+// a "Use this when …" whose clause names no action of the tool's ("Use
+// this when a customer leaves the property for good"). A skimmer reads it
+// and goes on to the sentence that says what the tool does.
+func setsTheScene(text string) bool {
+	if situationOnly.MatchString(text) || strings.HasSuffix(text, "?") {
+		return true
+	}
+	m := useWhen.FindStringSubmatch(text)
+	return m != nil && !wantsTo.MatchString(m[1])
+}
+
+// wantsTo opens a "Use this when" clause that names the action after all:
+// "Use this when you want to suspend supply …".
+var wantsTo = regexp.MustCompile(`^(?i)(?:you|the user|a user|someone|they)\s+(?:want|wants|need|needs)\s+to\b`)
+
 // salient reports whether a segment catches a skimmer's eye although it is
 // not the first sentence: a warning label or emoji, or capitals. A skimmer
 // notices its cues, not its words.
@@ -324,12 +344,12 @@ func nameOf(t *engine.Tool, r *relater) ([]string, []string) {
 	return name, raw
 }
 
-// buildViews computes a tool's three views from its text.
-func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relater) [3]view {
+// buildViews computes a tool's views, one per attention level, from its text.
+func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relater) [attentionLevels]view {
 	name, _ := nameOf(t, r)
 	verb := tn.verbs[self]
-	var out [3]view
-	skim := tt.skimmed(skimWords)
+	var out [attentionLevels]view
+	skim, lead := tt.skimmed(skimWords), tt.skimmed(firstSentenceWords)
 	// What the name says is the same at every level: read once.
 	named := view{name: name, verb: verb, removes: verb != "" && (removalStems[verb] || r.inFamily(verb, "delete", 0.6))}
 	if verb != "" {
@@ -364,10 +384,14 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 		v.verbs = slices.Clone(named.verbs) // each level appends its text's
 		var prev *sentenceRead
 		switch lv {
-		case seeFirst:
+		case seeLead, seeFirst:
+			seen := skim
+			if lv == seeLead {
+				seen = lead
+			}
 			for i := range tt.segs {
 				s := &tt.segs[i]
-				if slices.Contains(skim, i) {
+				if slices.Contains(seen, i) {
 					prev = v.read(s, tn, self, r, prev)
 				} else if s.salient() {
 					v.noticeCues(s)

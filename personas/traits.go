@@ -162,9 +162,18 @@ type attentionLevel int
 
 const (
 	seeName       attentionLevel = iota // the tool's name, split on _
-	seeFirst                            // name + first sentence of the description
+	seeLead                             // name + the first informative sentence of the description
+	seeFirst                            // name + the first sentences, to a budget of words
 	seeEverything                       // full description + params + annotations
+	attentionLevels
 )
+
+// leadAttention splits the readers of first sentences: below it an agent
+// reads the first informative sentence and stops there ("Hold a
+// prescription." and no further); at or above it, it reads on to a budget
+// of words (skimWords), so a short first sentence and the line after it
+// are both seen. The novice reads the one; the baseline agent the other.
+const leadAttention = 0.55
 
 // ReadsDescriptions reports whether an agent with these traits reads tool
 // descriptions at all (at least their first sentence), rather than names
@@ -175,6 +184,8 @@ func levelOf(attention float64) attentionLevel {
 	switch {
 	case attention < 1.0/3:
 		return seeName
+	case attention < leadAttention:
+		return seeLead
 	case attention < 2.0/3:
 		return seeFirst
 	}

@@ -189,8 +189,11 @@ func writeExplanationMatrix(w io.Writer, world *engine.World, exps []personas.Ex
 }
 
 func shortSees(s string) string {
-	if s == "first sentence" {
+	switch s {
+	case "first sentence":
 		return "1st sentence"
+	case "first lines":
+		return "1st lines"
 	}
 	return s
 }
