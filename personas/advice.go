@@ -863,7 +863,16 @@ type heard struct {
 }
 
 // adviceFor is what the agent's attention lets it see of advice about ti.
-func (a *agent) adviceFor(ti int) *advice { return a.m.advice.at(ti, a.c.level) }
+func (a *agent) adviceFor(ti int) *advice { return a.m.advice.at(ti, a.readLevel()) }
+
+// readLevel is the level the agent read the tool it is calling at: its
+// own, or a skimmer's in a slip.
+func (a *agent) readLevel() attentionLevel {
+	if a.slipping {
+		return seeFirst
+	}
+	return a.c.level
+}
 
 // adviceInFocus is what the agent knows of ti's advice once it has chosen
 // ti — to fill in its call, or after a call to it failed. A skimmer that
@@ -879,7 +888,7 @@ func (a *agent) adviceFor(ti int) *advice { return a.m.advice.at(ti, a.c.level) 
 // description, at the call or after a failure.
 func (a *agent) adviceInFocus(ti int) *advice {
 	seen := a.adviceFor(ti)
-	if a.c.level != seeLead && a.c.level != seeFirst {
+	if lv := a.readLevel(); lv != seeLead && lv != seeFirst {
 		return seen // a reader of everything saw it all; one of names reads none
 	}
 	all := a.m.advice.at(ti, readOn)

@@ -517,3 +517,33 @@ func TestSafeToRetryAdviceRetriesAPersonaThatNeverDoes(t *testing.T) {
 	b := withRefundText(t, plain+" Safe to retry: a refund that timed out was not made.", "lossy").run(t, adviceEpisodes, never)
 	below(t, "refunds done", a.class["achieved"], adviceEpisodes, "not told", b.class["achieved"], adviceEpisodes, "told a retry is safe")
 }
+
+// A reader of everything that passes keys by habit still slips now and
+// then (the lapse), and a slip reads the tool as a skimmer does: it calls
+// it so too, without the key its habit would have passed, unless what the
+// skim and a read-on show told it to pass one. So the habit is the prior
+// the text moves: a text that asks for a key in its first lines leaves
+// fewer blind retries than one that does not.
+func TestCarefulSlipCallsAsItRead(t *testing.T) {
+	habit := derive("habitual_keys", Baseline(), func(t *Traits) {
+		t.Attention, t.Caution, t.Noise, t.Verify = 0.95, 0.9, 0.15, 0
+		t.Retry = RetryPolicy{Mode: RetryOnce, IdempotencyKeys: true}
+	})
+	neutral, keyed := adviceModel(t, "neutral", neutralRefusal), adviceModel(t, "keyed", neutralRefusal)
+	a, b := neutral.run(t, adviceEpisodes, habit), keyed.run(t, adviceEpisodes, habit)
+	if a.class["double_refund"] == 0 {
+		t.Fatalf("no careful agent slipped into a blind retry under the neutral text: %v", a.class)
+	}
+	below(t, "habitual keys, double refunds", b.class["double_refund"], adviceEpisodes, "told to pass a key", a.class["double_refund"], adviceEpisodes, "neutral")
+
+	// The slip's share of each choice is what lapse mixed in.
+	d := neutral.m.byGoal[neutral.goal].choiceFor(neutral.m, habit).acts[0]
+	total, slipped := 0.0, 0.0
+	for i, w := range d.weights {
+		total += w
+		slipped += w * d.slipped[i]
+	}
+	if share := slipped / total; share <= 0 || share >= lapseRate {
+		t.Errorf("slip share %.3f, want in (0, %.2f)", share, lapseRate)
+	}
+}

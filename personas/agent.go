@@ -83,8 +83,13 @@ func (m *Model) Run(ep Episode) (Outcome, error) {
 				break
 			}
 			a.viaRedirect = redirected
+			// A reader of everything that chose in a slip read the tool
+			// as a skimmer does (slipTraits): it calls it so too, with
+			// what the skim and a read-on show, not the parameter docs
+			// or its habit of passing a key. Terse texts slip more.
+			a.slipping = !redirected && a.c.level == seeEverything && a.dice.advice.float() < a.c.acts[ai].slipOf(ti)
 			ok := a.perform(ti)
-			a.viaRedirect = false
+			a.viaRedirect, a.slipping = false, false
 			if redirected && a.resume >= 0 && a.resume != ti {
 				// ti was what had to come first: now the tool it unblocked.
 				if r := a.resume; ok {
@@ -201,6 +206,7 @@ type agent struct {
 	redirect    int
 	resume      int
 	viaRedirect bool   // the tool being performed is one an error sent the agent to
+	slipping    bool   // the tool being performed was chosen in a slip: it is called as a skimmer reads it
 	pendingRead string // tracing: why the next call is made as it is
 
 	// remote: the session is served elsewhere. remoteCalls then holds

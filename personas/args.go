@@ -159,7 +159,7 @@ func (a *agent) actArgs(ti int, t *engine.Tool, target *resolved) map[string]any
 				args[p.Name] = target.id
 			}
 		case p.Name == t.Idempotency || p.Name == a.adviceInFocus(ti).keyParam:
-			if a.tr.Retry.IdempotencyKeys || a.advisedKey(ti) {
+			if a.tr.Retry.IdempotencyKeys && !a.slipping || a.advisedKey(ti) {
 				args[p.Name] = a.idempotencyKey()
 			}
 		case f.version != nil:

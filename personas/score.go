@@ -203,6 +203,10 @@ type dist struct {
 	// with another ("Return an order and refund it"): once such a tool
 	// did an earlier action, this one is done too.
 	covers []bool
+	// slipped is, per candidate, the probability that a choice of it was
+	// a slip (lapse): the share of its weight the slip reading gave it.
+	// Nil when the choice cannot slip.
+	slipped []float64
 	// confidence is how surely the reader found the goal's action among
 	// the candidates: the best action match, in [0, 1]. Near 0 the choice
 	// is a guess between tools none of which says it does the action.
@@ -710,9 +714,25 @@ func (d *dist) lapse(share, noise float64, slip []ScoreParts) {
 		loose += fw[i]
 		sharp += d.weights[i]
 	}
+	d.slipped = make([]float64, len(d.weights))
 	for i := range d.weights {
-		d.weights[i] = (1-share)*d.weights[i]/sharp + share*fw[i]/loose
+		slipped := share * fw[i] / loose
+		d.weights[i] = (1-share)*d.weights[i]/sharp + slipped
+		if d.weights[i] > 0 {
+			d.slipped[i] = slipped / d.weights[i]
+		}
 	}
+}
+
+// slipOf is the probability that choosing tool ti was a slip.
+func (d *dist) slipOf(ti int) float64 {
+	if d.slipped == nil {
+		return 0
+	}
+	if i := slices.Index(d.tools, ti); i >= 0 {
+		return d.slipped[i]
+	}
+	return 0
 }
 
 // informed is the mean share of informedWords of description the
