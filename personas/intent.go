@@ -260,6 +260,9 @@ var politeFrame = regexp.MustCompile(`^(?i)\s*(?:(?:hi|hello|hey)[,!]?\s+)?(?:(?
 // meeting with Ann must be cancelled": cancel, not meet).
 func parseIntentWith(text string, isAction, strong func(string) bool, r *relater) []intent {
 	var words []string
+	// done is what the speaker says was already done ("so we had to call
+	// the lesson off"): the situation, never the request.
+	done := map[string]bool{}
 	var verbs []string
 	unknown := "" // the first imperative clause's first word, when no action word starts any
 	seen := map[string]bool{}
@@ -547,6 +550,20 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// What a reported request asks ("they want to carry on with us on
 		// the account they have") is a verb phrase, whatever relative
 		// clause it carries.
+		if alreadyDone.MatchString(raw) {
+			ws := rewriteIdioms(stems(raw), nil)
+			aug, _ := r.augment(ws)
+			for _, w := range append(ws, aug...) {
+				done[w] = true
+			}
+			for i, w := range ws {
+				for _, p := range ws[i+1:] {
+					if particles[p] {
+						done[w+" "+p] = true // "call the lesson off"
+					}
+				}
+			}
+		}
 		if !imperative(raw) || modalStatement.MatchString(raw) || !embedded && nounStatement(raw, strong) {
 			statement = true
 			continue // a statement
@@ -694,19 +711,21 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	// us, so keep her on the roll"), once a keep clause says what it does
 	// ask: then the keep is the action.
 	var denied map[string]bool
-	if keptSome {
+	if keptSome || len(done) > 0 {
+		// Nor, once what was done is set aside, is a word the goal
+		// negates ("it mustn't be charged").
 		denied = negatedWords(text)
 	}
 	for _, pass := range []func(string) bool{strong, isAction} {
 		for _, w := range words {
-			if len(verbs) == 0 && pass(w) && !constraintWords[w] && !readVerbs[w] && !allNouns[w] && !denied[w] {
+			if len(verbs) == 0 && pass(w) && !constraintWords[w] && !readVerbs[w] && !allNouns[w] && !denied[w] && !done[w] {
 				verbs = []string{w}
 			}
 		}
 	}
 	if len(verbs) == 0 {
 		for _, w := range words {
-			if isAction(w) && !constraintWords[w] {
+			if isAction(w) && !constraintWords[w] && !done[w] && !denied[w] {
 				verbs = []string{w}
 				break
 			}
@@ -858,6 +877,11 @@ func negatedWords(text string) map[string]bool {
 		}
 	}
 	for _, m := range negatedWord.FindAllStringSubmatch(text, -1) {
+		add(m[1])
+	}
+	// "it mustn't count as one of her lessons or be charged": a verb
+	// joined by "or" to a negated one is negated too.
+	for _, m := range negatedOr.FindAllStringSubmatch(text, -1) {
 		add(m[1])
 	}
 	for _, m := range forbidden.FindAllStringSubmatch(text, -1) {
@@ -1592,3 +1616,13 @@ var whenLater = regexp.MustCompile(`(?i)\b(?:\w+\s+(?:it|them)\s+then\b|at\s+the
 
 // readWhen marks an intent whose action is to take effect later.
 func (in *intent) readWhen(text string) { in.later = whenLater.MatchString(text) }
+
+// alreadyDone is a clause in which the speaker reports what was done
+// already: "so we had to call the lesson off", "we cancelled it this
+// morning", "I already refunded her". It tells the situation; when a goal
+// asks for nothing in the imperative ("it mustn't count as one of her
+// lessons"), its verb is still not the request.
+var alreadyDone = regexp.MustCompile(`^(?i)\s*(?:(?:so|and|but|then|which)\s+)?(?:we|i)\s+(?:(?:had\s+to|already|just)\s+\pL+|\pL+ed\b)`)
+
+// negatedOr is a verb joined by "or" to a negated one, in the same clause.
+var negatedOr = regexp.MustCompile(`(?i)(?:\b(?:not|never)|n[’']t)\s[^,;:.]*?\bor\s+(?:be\s+|get\s+)?(\pL+)`)

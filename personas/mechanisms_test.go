@@ -2395,3 +2395,28 @@ func TestReadersOfTheFirstSentenceStopThere(t *testing.T) {
 		}
 	}
 }
+
+// What the speaker says was already done ("so we had to call the lesson
+// off") tells the situation, and a verb the goal negates ("it mustn't
+// count … or be charged") is not what it asks: a goal that asks for
+// nothing in the imperative does not take either for its action.
+func TestWhatWasDoneIsNoRequest(t *testing.T) {
+	tools := []rtool{
+		{name: "cancel_lesson", kind: "custom", text: "Cancel a lesson."},
+		{name: "mark_teacher_absent", kind: "custom", text: "Mark a lesson the teacher could not give, so it stays on record."},
+	}
+	for _, goal := range []string{
+		"Her teacher was off sick today, so we had to call the lesson off at the last minute. It mustn't count as one of her lessons or be charged to the family, and it should stay on her record",
+		"The teacher was ill, so we called the lesson off. It mustn't count as one of her lessons",
+	} {
+		for _, v := range actionVerbs(t, goal, tools, Builtin().Get("careful")) {
+			if v == key("call off") || v == key("count") || v == key("charge") {
+				t.Errorf("%q read as asking to %q", goal, v)
+			}
+		}
+	}
+	// An imperative after the report is still the request.
+	if vs := actionVerbs(t, "The bike was stolen, so we had to cancel the ride. Refund the member", tools, Builtin().Get("careful")); len(vs) == 0 || vs[0] != key("refund") {
+		t.Errorf("read as %q, want refund", vs)
+	}
+}
