@@ -55,6 +55,11 @@ type intent struct {
 	// in a redirect's purpose names when the purpose is not about this
 	// goal.
 	otherTypes []string
+	// forbids are the actions the goal says must not happen ("make sure
+	// nobody books new lessons with her", "don't delete it"), the goal's
+	// own verb and senses aside: a tool whose name does one of them does
+	// what the user ruled out.
+	forbids []string
 }
 
 var preserveWords = stemSet("keep", "preserve", "history", "without", "not", "retain", "intact", "later", "again", "previous",
@@ -1626,3 +1631,34 @@ var alreadyDone = regexp.MustCompile(`^(?i)\s*(?:(?:so|and|but|then|which)\s+)?(
 
 // negatedOr is a verb joined by "or" to a negated one, in the same clause.
 var negatedOr = regexp.MustCompile(`(?i)(?:\b(?:not|never)|n[’']t)\s[^,;:.]*?\bor\s+(?:be\s+|get\s+)?(\pL+)`)
+
+// forbiddenActions is what goal text says must not happen, as action keys
+// of the lexicons: a verb negated ("don't delete it", "it mustn't be
+// charged") or one nobody may do ("make sure nobody books …"). The
+// intent's own verb and its senses are left out: "charge her once, she
+// mustn't be charged twice" still asks to charge.
+func forbiddenActions(text string, in *intent, r *relater) []string {
+	var out []string
+	add := func(k string) {
+		if !r.isActionWord(k) || k == in.verb || slices.Contains(out, k) {
+			return
+		}
+		for _, s := range in.senses {
+			if s.key == k {
+				return
+			}
+		}
+		out = append(out, k)
+	}
+	for _, m := range nobodyDoes.FindAllStringSubmatch(text, -1) {
+		add(stem(lower(m[1])))
+	}
+	for _, m := range negatedWord.FindAllStringSubmatch(text, -1) {
+		add(stem(lower(m[1])))
+	}
+	return out
+}
+
+// nobodyDoes is an action nobody may do: "nobody books", "no one can
+// open it", "no-one should delete".
+var nobodyDoes = regexp.MustCompile(`(?i)\b(?:nobody|no\s+one|no-one)\s+(?:(?:may|can|must|should|will|gets?\s+to)\s+)?(\pL+)`)

@@ -273,6 +273,9 @@ func (mt *matcher) newReading(in intent, views [][attentionLevels]view) *reading
 			tm.incidental = mt.find(in.verb, true, v.words) // a particle's sense counts only where a tool names its action
 			tm.negated = mt.findVerb(&in, v.negated)        // "not for changing a plan" denies a downgrade read as a change
 			tm.opposed = mt.opposition(in.verb, v.verbs)
+			if tm.opposed == "" && v.verb != "" && slices.Contains(in.forbids, v.verb) {
+				tm.opposed = v.verb // "make sure nobody books": book_session does what is ruled out
+			}
 			tm.contrary, tm.contraryOf = mt.contrary(in.manner, v.words)
 			tm.situation, tm.situationText = mt.situationMatch(said, v.situations)
 			tm.also = mt.find(in.verb, true, v.also)

@@ -2420,3 +2420,23 @@ func TestWhatWasDoneIsNoRequest(t *testing.T) {
 		t.Errorf("read as %q, want refund", vs)
 	}
 }
+
+// What the goal rules out ("make sure nobody books new lessons with her",
+// "don't deny it") is the opposite of what it asks: a tool whose name
+// does it scores as an opposite does, whoever reads it; a tool that does
+// the goal's own verb is not ruled out by "mustn't be charged twice".
+func TestWhatTheGoalRulesOutIsAnOpposite(t *testing.T) {
+	tools := []rtool{
+		{name: "book_session", kind: "create", text: "Book a session."},
+		{name: "freeze_tutor", kind: "custom", text: "Freeze a tutor."},
+	}
+	for _, p := range []string{"careful", "hasty"} {
+		if a := actionOf(t, "She is ill for six weeks: make sure nobody books new lessons with her until she is better", tools, Builtin().Get(p), "book_session"); a >= 0 {
+			t.Errorf("%s: book_session's action %.2f for a goal that says nobody books, want below 0", p, a)
+		}
+	}
+	charge := []rtool{{name: "charge_card", kind: "custom", text: "Charge a card."}, {name: "refund_card", kind: "custom", text: "Refund a card."}}
+	if a := actionOf(t, "Charge her card for the order; she mustn't be charged twice", charge, Builtin().Get("careful"), "charge_card"); a <= 0.5 {
+		t.Errorf("charge_card's action %.2f for a goal that asks to charge", a)
+	}
+}

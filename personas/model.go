@@ -366,6 +366,7 @@ func (m *Model) newGoalView(g *engine.Goal, mt *matcher) *goalView {
 	for i := range gv.actions {
 		gv.actions[i].otherObject, gv.actions[i].manner, gv.actions[i].erasesKept = otherObject, manner, erases
 		gv.actions[i].otherTypes = otherTypes
+		gv.actions[i].forbids = forbiddenActions(plain, &gv.actions[i], m.rel)
 		if erases != nil {
 			// "Get rid of it for good, but keep it on file": to end it
 			// and keep the record is to cancel it (void it, revoke it).
