@@ -206,22 +206,11 @@ func readAdvice(m *Model, descriptions map[string]string) *adviceTable {
 		lead, first := m.views[i][seeLead].seen, m.views[i][seeFirst].seen
 		all := sentences(text)
 		for _, s := range all {
-			lvs := restOfText
-			switch {
-			case slices.Contains(lead, s):
-				lvs = everyTextView
-			case slices.Contains(first, s):
-				lvs = pastTheLead
-			}
-			r.sentence(i, lvs, s, nil)
+			r.sentence(i, textLevels(slices.Contains(lead, s), slices.Contains(first, s), true), s, nil)
 		}
 		for _, s := range first {
 			if !slices.Contains(all, s) {
-				lvs := skimmedOnly
-				if slices.Contains(lead, s) {
-					lvs = leadOnly
-				}
-				r.sentence(i, lvs, s, nil)
+				r.sentence(i, textLevels(slices.Contains(lead, s), true, false), s, nil)
 			}
 		}
 		for _, p := range t.Params {
@@ -236,20 +225,27 @@ func readAdvice(m *Model, descriptions map[string]string) *adviceTable {
 	return tab
 }
 
-var (
-	// The advice views a sentence of a tool's text is read into: a
-	// parameter's doc only by a reader of everything; the description
-	// also by a skimmer that reads on; a sentence a skimmer's first look
-	// takes in, by every reader of text; one past the first sentence that
-	// a skimmer's budget of words reaches, by all but readers of the
-	// first sentence alone.
-	everything    = []attentionLevel{seeEverything}
-	restOfText    = []attentionLevel{seeEverything, readOn}
-	skimmedOnly   = []attentionLevel{seeFirst, readOn}
-	leadOnly      = []attentionLevel{seeLead, seeFirst, readOn}
-	pastTheLead   = []attentionLevel{seeFirst, seeEverything, readOn}
-	everyTextView = []attentionLevel{seeLead, seeFirst, seeEverything, readOn}
-)
+// everything is the advice view a parameter's doc is read into: only a
+// reader of everything reads it.
+var everything = []attentionLevel{seeEverything}
+
+// textLevels is the advice views a sentence of a tool's description is
+// read into: by the readers whose view of the tool took it in (the first
+// sentence's, the first lines', everything's, as the view saw it), and
+// always by a skimmer that reads on past its first look (readOn).
+func textLevels(inLead, inFirst, inAll bool) []attentionLevel {
+	lvs := make([]attentionLevel, 0, 4)
+	if inLead {
+		lvs = append(lvs, seeLead)
+	}
+	if inFirst {
+		lvs = append(lvs, seeFirst)
+	}
+	if inAll {
+		lvs = append(lvs, seeEverything)
+	}
+	return append(lvs, readOn)
+}
 
 type adviceReader struct {
 	m         *Model
