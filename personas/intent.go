@@ -336,7 +336,6 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	allNouns := map[string]bool{} // words after a determiner: nouns, the last choice for a verb
 	inPurpose := false            // the clause before ended in a purpose ("so they can …")
 	afterKeep := false            // the clause before asked to keep something ("but keep it registered")
-	keptSome := false             // some clause asked to keep something
 	prevEmbedded := false         // the clause before reported a request
 	for _, cl := range cls {
 		raw := cl.raw[len(politeFrame.FindString(cl.raw)):]
@@ -549,7 +548,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			// "leave its wording alone", "keep it", "leave the gift showing
 			// in their history": what must not change, no action.
 			statement = false
-			afterKeep, keptSome = true, true
+			afterKeep = true
 			continue
 		}
 		// What a reported request asks ("they want to carry on with us on
@@ -557,16 +556,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// clause it carries.
 		if alreadyDone.MatchString(raw) {
 			ws := rewriteIdioms(stems(raw), nil)
-			aug, _ := r.augment(ws)
-			for _, w := range append(ws, aug...) {
+			aug, _ := r.augment(ws) // with the phrases in it, split ones too ("call the lesson off")
+			for _, w := range aug {
 				done[w] = true
-			}
-			for i, w := range ws {
-				for _, p := range ws[i+1:] {
-					if particles[p] {
-						done[w+" "+p] = true // "call the lesson off"
-					}
-				}
 			}
 		}
 		if !imperative(raw) || modalStatement.MatchString(raw) || !embedded && nounStatement(raw, strong) {
@@ -713,14 +705,8 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		verbs = []string{unknown}
 	}
 	// A word the goal negates is not what it asks ("she isn't leaving
-	// us, so keep her on the roll"), once a keep clause says what it does
-	// ask: then the keep is the action.
-	var denied map[string]bool
-	if keptSome || len(done) > 0 {
-		// Nor, once what was done is set aside, is a word the goal
-		// negates ("it mustn't be charged").
-		denied = negatedWords(text)
-	}
+	// us, so keep her on the roll", "it mustn't be charged").
+	denied := negatedWords(text)
 	for _, pass := range []func(string) bool{strong, isAction} {
 		for _, w := range words {
 			if len(verbs) == 0 && pass(w) && !constraintWords[w] && !readVerbs[w] && !allNouns[w] && !denied[w] && !done[w] {
@@ -1653,8 +1639,8 @@ func forbiddenActions(text string, in *intent, r *relater) []string {
 	for _, m := range nobodyDoes.FindAllStringSubmatch(text, -1) {
 		add(stem(lower(m[1])))
 	}
-	for _, m := range negatedWord.FindAllStringSubmatch(text, -1) {
-		add(stem(lower(m[1])))
+	for _, k := range slices.Sorted(maps.Keys(negatedWords(text))) {
+		add(k)
 	}
 	return out
 }
