@@ -19,7 +19,7 @@ type Explanation struct {
 	Variant  string              `json:"variant"`
 	Goal     string              `json:"goal"`
 	Persona  string              `json:"persona"`
-	Sees     string              `json:"sees"` // what the persona reads of a tool: name, first sentence, everything
+	Sees     string              `json:"sees"` // what the persona reads of a tool: name, first sentence, first lines, everything
 	Meant    string              `json:"meant"`
 	MeantHow string              `json:"meant_how"` // world, world pair, or reader
 	Actions  []ActionExplanation `json:"actions"`

@@ -63,8 +63,9 @@ func (r RetryPolicy) attempts() int {
 // trait changes behaviour; docs/personas.md says how.
 type Traits struct {
 	// Attention is how much of a tool's text is read: below 1/3 the name
-	// only, below 2/3 the name and the description's first sentence, else
-	// the full description, parameter docs and annotations. It also decides
+	// only, below 0.55 the name and the description's first sentence,
+	// below 2/3 its first lines (to a budget of words), else the full
+	// description, parameter docs and annotations. It also decides
 	// how carefully search results are matched to the name the agent knows.
 	Attention float64
 	// Caution is the weight of warning cues ("permanently", "cannot be
