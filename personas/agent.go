@@ -205,9 +205,10 @@ type agent struct {
 	nHeard      int
 	redirect    int
 	resume      int
-	viaRedirect bool   // the tool being performed is one an error sent the agent to
-	slipping    bool   // the tool being performed was chosen in a slip: it is called as a skimmer reads it
-	pendingRead string // tracing: why the next call is made as it is
+	viaRedirect bool      // the tool being performed is one an error sent the agent to
+	slipping    bool      // the tool being performed was chosen in a slip: it is called as a skimmer reads it
+	base        *resolved // the record a create being performed copies (fill.copied), nil when none
+	pendingRead string    // tracing: why the next call is made as it is
 
 	// remote: the session is served elsewhere. remoteCalls then holds
 	// what settle needs of each call to correct the books from the served
@@ -256,6 +257,19 @@ func (a *agent) perform(ti int) bool {
 				return false
 			}
 		}
+	}
+	// A create that copies the goal's record needs that record read first,
+	// as an agent booking "the same again, for six" looks the booking up.
+	a.base = nil
+	if t.Kind == engine.KindCreate && copiesTarget(a.gv.fills[ti][0]) {
+		base := a.resolveRecord(a.gv.goal.Target, "")
+		if base == nil {
+			return false
+		}
+		if base.rec == nil && !a.look(base) {
+			return false
+		}
+		a.base = base // with no get tool to read it by, nothing is copied
 	}
 	if t.Kind == engine.KindList {
 		a.setQuery(t.Record)
@@ -353,22 +367,26 @@ func (a *agent) declines(ai int) bool {
 
 // resolve finds the id of the record a keyed tool acts on: known from the
 // goal, found earlier, or looked up now.
-func (a *agent) resolve(t *engine.Tool) *resolved {
+func (a *agent) resolve(t *engine.Tool) *resolved { return a.resolveRecord(t.Record, t.Key) }
+
+// resolveRecord finds a record of type rt, whose id a parameter named key
+// ("" for none) takes.
+func (a *agent) resolveRecord(rt *engine.RecordType, key string) *resolved {
 	for _, r := range a.known {
-		if r.rt == t.Record {
+		if r.rt == rt {
 			return r
 		}
 	}
-	key := a.gv.idKeyFor[t.Key]
-	if key == "" && t.Record == a.gv.goal.Target {
-		key = a.targetIDKey()
+	idKey := a.gv.idKeyFor[key]
+	if idKey == "" && rt == a.gv.goal.Target {
+		idKey = a.targetIDKey()
 	}
-	if key != "" {
-		if v, ok := a.at.Knows[key]; ok {
-			return a.remember(t.Record, knownString(v), nil)
+	if idKey != "" {
+		if v, ok := a.at.Knows[idKey]; ok {
+			return a.remember(rt, knownString(v), nil)
 		}
 	}
-	return a.lookup(t.Record)
+	return a.lookup(rt)
 }
 
 // targetIDKey is the knows key that told the agent its target's id ("id",

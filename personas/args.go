@@ -39,6 +39,16 @@ func fillsFor(t *engine.Tool, g *engine.Goal, full bool) []fill {
 			}
 		}
 		out[i].known = best
+		if best == "" && p.Required && t.Kind == engine.KindCreate && g.Target != nil {
+			switch {
+			case p.Field != nil && p.Field.Type == engine.FieldRef && p.Field.Ref == g.Target:
+				out[i].copiedID = true
+			case p.Field != nil && t.Record == g.Target:
+				out[i].copied = p.Field
+			default:
+				out[i].copied = g.Target.Field(p.Name)
+			}
+		}
 	}
 	return out
 }
@@ -174,6 +184,12 @@ func (a *agent) actArgs(ti int, t *engine.Tool, target *resolved) map[string]any
 			}
 		case f.known != "":
 			if v, ok := a.at.Knows[f.known]; ok && knownFits(p, v) {
+				args[p.Name] = jsonArg(v)
+			}
+		case f.copiedID && a.base != nil:
+			args[p.Name] = a.base.id
+		case f.copied != nil && a.base != nil && a.base.rec != nil:
+			if v := a.base.rec.Get(f.copied.Name); v != nil && knownFits(p, jsonArg(v)) {
 				args[p.Name] = jsonArg(v)
 			}
 		case wholeRecord && p.Field != nil && target != nil && target.rec != nil:

@@ -1,6 +1,7 @@
 package personas
 
 import (
+	"github.com/herd-sh/herd/engine/entropy"
 	"testing"
 
 	"github.com/herd-sh/herd/engine"
@@ -146,5 +147,35 @@ func TestKnownValueOutsideAnEnumDoesNotFillIt(t *testing.T) {
 	tl := s.run(t, 50, Builtin().Get("careful"))
 	if tl.invalidEpisodes > 0 || tl.class["achieved"] == 0 {
 		t.Errorf("careful restores: %d of 50 achieved, %d with an invalid argument", tl.class["achieved"], tl.invalidEpisodes)
+	}
+}
+
+// A create picked for a goal about an existing record is filled from that
+// record where nothing the agent knows fills a required parameter: "make
+// their booking a table for six" read as "book a table" is booked at the
+// booking's own slot, a second reservation, not an error about a missing
+// slot that sends the agent on to the right tool.
+func TestCreateCopiesTheRecordTheGoalIsAbout(t *testing.T) {
+	w, err := worlds.Resolve("testdata/heldout/worlds/restaurants.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, base, g := newModel(t, w, "terse"), seedBase(t, w), w.Goal("change_party_size")
+	created, duplicated := 0, 0
+	for i := 0; i < 400; i++ {
+		out, err := m.Run(Episode{Base: base, Persona: Builtin().Get("novice"), Goal: g, Seed: entropy.Mix(runSeed, uint64(i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Called != "create_reservation" {
+			continue
+		}
+		created++
+		if out.Class == "duplicate_reservation" {
+			duplicated++
+		}
+	}
+	if created < 20 || duplicated*10 < created*9 {
+		t.Errorf("of %d novices whose first write was create_reservation, %d made a second reservation; want nearly all", created, duplicated)
 	}
 }

@@ -344,6 +344,24 @@ type knownField struct {
 type fill struct {
 	known   string        // a knows key
 	version *engine.Field // an expected-version param: the record field it echoes
+	// copied: a create's required parameter nothing known fills, taken
+	// from the record the goal is about (its field of this name, or its
+	// id for a reference to it): the agent makes the new record as a copy
+	// of the one it has, the way "book them a table for six" is filled
+	// with the booking's own slot.
+	copied   *engine.Field
+	copiedID bool
+}
+
+// copiesTarget reports whether any parameter is filled from the goal's
+// target record.
+func copiesTarget(fills []fill) bool {
+	for _, f := range fills {
+		if f.copied != nil || f.copiedID {
+			return true
+		}
+	}
+	return false
 }
 
 // newGoalView builds a goal's view: its intents, matched against every
