@@ -221,8 +221,8 @@ var idioms = []idiom{
 	{stems("look up"), stem("find"), nil},
 	{stems("get rid"), stem("delete"), nil},
 	{stems("throw away"), stem("delete"), nil},
-	{stems("more time"), stem("extend"), nil}, // "give them more time"
-	{stems("give back"), stem("return"), nil},
+	{stems("more time"), stem("extend"), nil},                      // "give them more time"
+	{stems("give back"), stem("return"), []string{stem("refund")}}, // "give them the money back"
 	{stems("get back"), stem("restore"), []string{stem("return")}}, // "deleted by mistake: can you get it back?"
 	{stems("open back up"), stem("reopen"), nil},
 	// "Go back to the deploy before it": a rollback.
@@ -1418,20 +1418,47 @@ func isIdiomAction(w string) bool {
 func rewriteIdioms(ws []string, senses map[string][]string) []string {
 	for _, id := range idioms {
 		for i := 0; i+len(id.words) <= len(ws); i++ {
-			if slices.Equal(ws[i:i+len(id.words)], id.words) {
-				ws = append(append(append([]string(nil), ws[:i]...), id.as), ws[i+len(id.words):]...)
+			if particleAt(ws, i, id.words) > 0 {
+				// "take that notice back": the particle after the object.
+				// The reader hears the phrasal verb (general English
+				// knows it as one) and, as its senses, what the idiom
+				// means.
 				if senses != nil {
-					// The phrase itself stays a sense: "send it back" to
-					// its submitter returns it, and an API may call that
-					// a rejection.
-					senses[id.as] = append(senses[id.as], id.also...)
-					senses[id.as] = append(senses[id.as], strings.Join(id.words, " "))
+					k := strings.Join(id.words, " ")
+					senses[k] = append(append(senses[k], id.as), id.also...)
 				}
 				break
 			}
+			if !slices.Equal(ws[i:i+len(id.words)], id.words) {
+				continue
+			}
+			ws = append(append(append([]string(nil), ws[:i]...), id.as), ws[i+len(id.words):]...)
+			if senses != nil {
+				// The phrase itself stays a sense: "send it back" to
+				// its submitter returns it, and an API may call that
+				// a rejection.
+				senses[id.as] = append(senses[id.as], id.also...)
+				senses[id.as] = append(senses[id.as], strings.Join(id.words, " "))
+			}
+			break
 		}
 	}
 	return ws
+}
+
+// particleAt is where the particle of the two-word phrasal verb words
+// stands when an object separates it from its verb at ws[i] ("take
+// {notice} back"), 0 when it does not.
+func particleAt(ws []string, i int, words []string) int {
+	if ws[i] != words[0] || !separated(ws, i, words) {
+		return 0
+	}
+	for j := i + 2; j < len(ws); j++ {
+		if ws[j] == words[1] {
+			return j
+		}
+	}
+	return 0
 }
 
 // stoppingVerbs end or block something; said for a while, a reader takes

@@ -1,6 +1,7 @@
 package personas
 
 import (
+	"github.com/herd-sh/herd/worlds"
 	"slices"
 	"strings"
 	"testing"
@@ -2438,5 +2439,61 @@ func TestWhatTheGoalRulesOutIsAnOpposite(t *testing.T) {
 	charge := []rtool{{name: "charge_card", kind: "custom", text: "Charge a card."}, {name: "refund_card", kind: "custom", text: "Refund a card."}}
 	if a := actionOf(t, "Charge her card for the order; she mustn't be charged twice", charge, Builtin().Get("careful"), "charge_card"); a <= 0.5 {
 		t.Errorf("charge_card's action %.2f for a goal that asks to charge", a)
+	}
+}
+
+// heldoutWorld loads a world of the held-out suite.
+func heldoutWorld(t *testing.T, name string) *engine.World {
+	t.Helper()
+	w, err := worlds.Resolve("testdata/heldout/worlds/" + name + ".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// likeliest is the tool a persona most likely picks first for a goal's
+// first action, with its explanation.
+func likeliest(ex Explanation) ToolExplanation {
+	var best ToolExplanation
+	for _, te := range ex.Actions[0].Tools {
+		if te.Parts.P > best.Parts.P {
+			best = te
+		}
+	}
+	return best
+}
+
+// A phrasal idiom with its object inside ("take that notice back", "give
+// them the 25 dollars back") is the idiom, as it is with the object after
+// it: the reader hears the phrasal verb with the idiom's senses, withdraw
+// and refund, not a stray "take" or "give".
+func TestIdiomWithItsObjectInside(t *testing.T) {
+	careful := Builtin().Get("careful")
+	allot := heldoutWorld(t, "allotments")
+	ex := newModel(t, allot, "terse").ExplainChoice(careful, allot.Goal("wrong_plot_notice"))
+	if best := likeliest(ex); ex.Actions[0].Verb != key("take back") || best.Tool != "withdraw_notice" || best.Action == nil || best.Action.Relation != relSense.String() {
+		t.Errorf("'take that notice back': verb %q, likeliest %s (p %.2f) through %+v; want take back, and withdraw_notice through the goal's sense", ex.Actions[0].Verb, best.Tool, best.Parts.P, best.Action)
+	}
+	don := heldoutWorld(t, "donations")
+	ex = newModel(t, don, "clear").ExplainChoice(Builtin().Get("novice"), don.Goal("refund_double_charge"))
+	if best := likeliest(ex); best.Tool != "refund_gift" || best.Action == nil || best.Action.Relation != relSense.String() {
+		t.Errorf("'give them the dollars back': likeliest %s through %+v; want refund_gift through the goal's sense", best.Tool, best.Action)
+	}
+}
+
+// "A repeated key returns the first credit" is what a call answers with:
+// a goal that wants something given back does not find it in a create's
+// idempotency key.
+func TestCallReturnsIsOutput(t *testing.T) {
+	w := heldoutWorld(t, "loyalty")
+	ex := newModel(t, w, "clear").ExplainChoice(Builtin().Get("careful"), w.Goal("take_back_credit"))
+	for _, te := range ex.Actions[0].Tools {
+		if te.Tool == "post_partner_credit" && te.Action != nil {
+			t.Errorf("post_partner_credit's key description gives it the goal's action: %+v", te.Action)
+		}
+	}
+	if best := likeliest(ex); best.Tool != "reverse_credit" {
+		t.Errorf("careful's likeliest tool is %s (p %.2f), want reverse_credit", best.Tool, best.Parts.P)
 	}
 }

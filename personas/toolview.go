@@ -412,7 +412,7 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 				}
 			}
 			for _, p := range t.Params {
-				ws, _ := r.augment(stems(nameWords(p.Name) + " " + p.Description))
+				ws, _ := r.augment(stems(nameWords(p.Name) + " " + callReturns.ReplaceAllString(p.Description, "${1} answers with")))
 				v.words = append(v.words, ws...)
 				countCues(ws, -1, 1, v.cueContext(), &v.cues)
 			}
@@ -636,6 +636,9 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	// "Remove a filing from public view": what is taken out of view is
 	// hidden, not removed.
 	raw = outOfView.ReplaceAllString(raw, "hide $1from view")
+	// "A repeated key returns the first credit": what a call answers with,
+	// not a return of anything.
+	raw = callReturns.ReplaceAllString(raw, "${1} answers with")
 	toks := tokenize(raw, tn.index)
 	seq := make([]string, 0, len(toks))
 	hasVerb := false
@@ -977,6 +980,12 @@ func (v *view) addSituation(clause, text string) {
 // "Say a pilot's medical is pending, or a licence check is due." sets a
 // scene the same way, commas and all: "say" opens a supposition.
 var situationOnly = regexp.MustCompile(`^(?i)(?:(?:for\s+when|for\s+(?:a|an|the|any|every)\s+[\pL-]+(?:\s+[\pL-]+)?\s+(?:who|that|which|whose)|when|whenever|if)\s+([^,;:]+?)|say\s+([^;:]+?))[.!]?$`)
+
+// callReturns is "returns" said of a call or what it is given ("a repeated
+// key returns the first booking", "the call returns its id", "Returns the
+// new record"): the API sense, output, which a reader does not take for the
+// tool giving something back.
+var callReturns = regexp.MustCompile(`(?i)(^|\b(?:key|keys|call|calls|request|requests|retry|retries|it|this|tool|endpoint|query|search|lookup|function|method|operation|response|api)\s+(?:then\s+|also\s+|only\s+|just\s+|instead\s+)?)returns\b`)
 
 // outOfView is a thing removed or taken from view or sight: hidden.
 var outOfView = regexp.MustCompile(`(?i)\b(?:remove|removes|take|takes|pull|pulls)\s+((?:it|them|this|that|(?:a|an|the|its|their|this|that)\s+[\pL-]+)\s+)(?:out\s+of|from|off)\s+(?:(?:the\s+)?(?:public|general)\s+)?(?:view|sight)\b`)
