@@ -505,8 +505,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 				addWord(w)
 			}
 		}
-		if notYet.MatchString(raw) && len(verbs) == len(embeddedVerbs) {
-			// "Don't send it out yet": to hold it. After a reported
+		if (notYet.MatchString(raw) || dontVerb.MatchString(raw) && forAWhile.MatchString(raw)) && len(verbs) == len(embeddedVerbs) {
+			// "Don't send it out yet", "don't offer her one while she's
+			// away": to hold it. After a reported
 			// request ("they asked us to wait"), the hold is what to do.
 			k := key("hold")
 			if len(embeddedVerbs) > 0 {
@@ -1375,6 +1376,10 @@ var lightAdverbs = setOf("just", "only", "simply", "also", "still", "kindly", "g
 	"small", "friendly", "polite", "gentle", "final", "last", "another", "more")
 
 // notYet is an instruction not to do a thing yet: a hold.
+// dontVerb is a clause that opens with a negated imperative: "don't
+// offer her one".
+var dontVerb = regexp.MustCompile(`^(?i)\s*(?:but\s+)?(?:please\s+)?(?:do\s+not|don't|don’t|dont)\s+\pL+\b`)
+
 var notYet = regexp.MustCompile(`^(?i)\s*(?:but\s+)?(?:please\s+)?(?:do\s+not|don't|don’t|dont)\s+\pL+\b.*\b(?:yet|until)\b`)
 
 // purposeTail is a clause's purpose: "so that it stops paging", "so

@@ -148,6 +148,7 @@ var builtinLexicon = slices.Concat(
 		pair(0.6, "create", "buy", "purchase"),
 		pair(0.7, "hold", "wait"),
 		pair(0.8, "hold", "park", "keep back", "hold back", "set aside", "put aside"),
+		pair(0.6, "hold", "defer", "postpone"), // a hold on an application until a date defers it
 		// A vehicle taken off the road is grounded.
 		group(0.8, "ground", "take out of service"),
 		pair(0.8, "disable", "ground"),
