@@ -116,6 +116,11 @@ var modalStatement = regexp.MustCompile(`^(?i)\s*(?:will|would|shall|may|might|c
 // (keep data), not an action of its own.
 var keepClause = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:keep|keeping|retain|retaining|preserve|preserving|(?:hang|hold)\s+on\s*to)\s+(?:it|them|this|that|these|those|its|their|his|her|the|everything|all|both|a|an|some|any|one|track)\b`)
 
+// carryOnWith is a clause that says somebody goes on with what they have
+// ("when she's back she wants to carry on with the same membership", "she
+// wants to stay on our recall list"): what to keep, no action.
+var carryOnWith = regexp.MustCompile(`(?i)\b(?:carry|carries|go|goes)\s+on\s+with\s+(?:the\s+same|(?:her|his|their|its|our|your)\s+(?:same|own|old|existing|current)?)\b|\b(?:continue|continues|stay|stays)\s+(?:on\s+)?with\s+the\s+same\b|(?:^\s*|\b(?:wants?|would\s+like|needs?|hopes?)\s+to\s+)(?:stay|remain)\s+(?:on|in)\s+(?:our|the|her|his|their|its|your)\b`)
+
 // baseForm reports whether a clause's first word can be an imperative
 // verb: the imperative is the verb's base form, so a first word in -s
 // ("settings", "pods", "runs") or -ing ("closing") is a noun, a third
@@ -545,7 +550,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			continue
 		}
 		afterKeep = false
-		if leaveAlone.MatchString(raw) || keepClause.MatchString(raw) || leaveAsItStands.MatchString(raw) {
+		if leaveAlone.MatchString(raw) || keepClause.MatchString(raw) || leaveAsItStands.MatchString(raw) || carryOnWith.MatchString(raw) {
 			// "leave its wording alone", "keep it", "leave the gift showing
 			// in their history": what must not change, no action.
 			statement = false

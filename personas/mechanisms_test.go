@@ -2497,3 +2497,19 @@ func TestCallReturnsIsOutput(t *testing.T) {
 		t.Errorf("careful's likeliest tool is %s (p %.2f), want reverse_credit", best.Tool, best.Parts.P)
 	}
 }
+
+// Going on with what one has is what to keep, no second action: "when
+// she's back she wants to carry on with the same membership" and "she
+// wants to stay on our recall list" ask for nothing beyond the pause and
+// the move.
+func TestCarryingOnIsKeeping(t *testing.T) {
+	tools := []rtool{
+		{name: "pause_membership", kind: "custom", text: "Pause a membership."},
+		{name: "cancel_membership", kind: "custom", text: "Cancel a membership."},
+		{name: "move_recall", kind: "custom", text: "Move a recall to another date."},
+	}
+	wantActions(t, tools, Builtin().Get("careful"), map[string][]string{
+		"Member {{target.id}} is off to work abroad for four months and won't ride at all while she's gone. Stop charging her for those months; when she's back she wants to carry on with the same membership, with her ride history and her points. She isn't leaving us": {"stop"},
+		"Have that same recall come round in July instead, so her reminders go out before then; she doesn't want two lots of reminders, and she wants to stay on our recall list":                                                                                           {stem("move")},
+	})
+}
