@@ -116,6 +116,12 @@ var modalStatement = regexp.MustCompile(`^(?i)\s*(?:will|would|shall|may|might|c
 // (keep data), not an action of its own.
 var keepClause = regexp.MustCompile(`^(?i)\s*(?:but\s+|and\s+)?(?:please\s+)?(?:keep|keeping|retain|retaining|preserve|preserving|(?:hang|hold)\s+on\s*to)\s+(?:it|them|this|that|these|those|its|their|his|her|the|everything|all|both|a|an|some|any|one|track)\b`)
 
+// laterInstead is a verb whose object is a later one of the same thing,
+// "instead": "run next year's race on it instead of this one", "take the
+// following term's course instead". The verb is the thing done; the
+// request is to move it later.
+var laterInstead = regexp.MustCompile(`(?i)(^\s*(?:and\s+|but\s+)?(?:please\s+)?(?:(?:she|he|they|we|i)(?:'d|\s+would|\s+wants?\s+to|\s+needs?\s+to)\s+(?:like\s+to\s+)?)?)\pL+\s+(?:(?:it|them|him|her)\s+)?(?:(?:on|in|onto|into|at|for)\s+)?((?:next|the\s+next|the\s+following|a\s+later|the\s+later)\s+[^,;]{1,40}?)\s+instead\b(?:\s+of\s+(?:this|the|today's|this\s+year's)\b[^,;]*)?`)
+
 // carryOnWith is a clause that says somebody goes on with what they have
 // ("when she's back she wants to carry on with the same membership", "she
 // wants to stay on our recall list"): what to keep, no action.
@@ -352,6 +358,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			k := key("move")
 			wordingSenses[k] = append(wordingSenses[k], key("change"))
 		}
+		// "Run next year's race on it instead of this one": the same
+		// thing, later; what is asked is to put it off.
+		raw = laterInstead.ReplaceAllString(raw, "${1}postpone it to $2")
 		// "the employee asked us to take it back", "… and asked us to
 		// stop taking their money": a statement that carries the request,
 		// its subject said before "and" or not at all.

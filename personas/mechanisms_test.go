@@ -2513,3 +2513,17 @@ func TestCarryingOnIsKeeping(t *testing.T) {
 		"Have that same recall come round in July instead, so her reminders go out before then; she doesn't want two lots of reminders, and she wants to stay on our recall list":                                                                                           {stem("move")},
 	})
 }
+
+// Doing a later one of the same thing instead asks to put it off: "run
+// next year's race on it instead of this one" defers the entry; the verb
+// of the thing done ("run") is no action on it.
+func TestLaterOneInsteadPutsItOff(t *testing.T) {
+	tools := []rtool{
+		{name: "withdraw_entry", kind: "custom", text: "Withdraw an entry from the race, as when a runner can't run."},
+		{name: "defer_entry", kind: "custom", text: "Defer an entry to next year's race."},
+	}
+	wantActions(t, tools, Builtin().Get("careful"), map[string][]string{
+		"The runner on entry {{target.id}} can't run in April. She'd like to keep her place and run next year's race on it instead of this one": {stem("postpone")},
+		"Book her onto the following term's course instead": {stem("postpone")},
+	})
+}
