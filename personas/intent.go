@@ -439,10 +439,18 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		raw = letHaveUntil.ReplaceAllString(raw, "extend it for $1 ")
 		raw = putOnRecord.ReplaceAllString(raw, "record $1")
 		raw = haveStop.ReplaceAllString(raw, "stop $1")
+		// "Put those two names right": correct them.
+		raw = putRight.ReplaceAllString(raw, "correct $1")
 		raw = dropNote.ReplaceAllString(raw, "send $1 a ")
 		// "Have the round go out tomorrow instead": the same thing, on
 		// another day; a later one puts it off.
 		raw = reads(raw, haveGoInstead, "move $1 to $2$3", "move", "change", "postpone", "reschedule")
+		// "Have the same translator correct them", after the
+		// having-done frames above have read theirs: what she is to do is
+		// the request; who does it is context.
+		if m := haveDo.FindStringSubmatchIndex(raw); m != nil && isAction(stem(lower(raw[m[4]:m[5]]))) {
+			raw = raw[m[4]:] + " by " + raw[m[2]:m[4]]
+		}
 		if len(verbs) == 0 {
 			// "Nothing more should happen with it until they have
 			// answered": to hold it.
@@ -1288,6 +1296,15 @@ var sendByEmail = regexp.MustCompile(`(?i)\bsend\s+(.+?)\s+by\s+e-?mail\b`)
 // haveStop is having someone stop work on a thing: "have the lab stop
 // working on it until she has made up her mind" stops it.
 var haveStop = regexp.MustCompile(`(?i)\bhave\s+(?:the|their|our|your|a)?\s*[\pL-]+\s+stop\s+(?:working\s+on|work\s+on|\pL+ing)\s+(it|them|(?:the|this|that|their|her|his|its)\s+[\pL-]+)`)
+
+// putRight is putting or setting a thing right or straight: correcting it.
+// "Right" must end the phrase: in "put the right number on it" it is the
+// number's adjective, and the request is to set a value.
+var putRight = regexp.MustCompile(`(?i)\b(?:put|set|putting|setting)\s+((?:[\pL'’-]+\s+){1,5}?)(?:right|straight)\b(?:\s*(?:$|[,.;:!?—–])|\s+(?:so|on|in|for|before|by|and|but|again|now|today|please)\b)`)
+
+// haveDo is having somebody do a thing, "have the same translator correct
+// them": group 1 is who, group 2 the verb.
+var haveDo = regexp.MustCompile(`^(?i)\s*(?:please\s+)?have\s+((?:the\s+same|the|her|his|their|our|your|a|an|that|this)\s+(?:[\pL-]+\s+){0,2}?[\pL-]+\s+)(\pL+)\b`)
 
 // dropNote is "drop her a note": to send her one.
 var dropNote = regexp.MustCompile(`(?i)\bdrop\s+(her|him|them|\x{E000}|us|me)\s+(?:a|an)\s+`)

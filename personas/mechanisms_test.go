@@ -2527,3 +2527,17 @@ func TestLaterOneInsteadPutsItOff(t *testing.T) {
 		"Book her onto the following term's course instead": {stem("postpone")},
 	})
 }
+
+// Putting a thing right corrects it, and having somebody do a thing asks
+// for what they are to do: "Have the same translator put just those two
+// names right" is a correction, not the "delivered" of the statement
+// before it.
+func TestHavingSomebodyPutItRight(t *testing.T) {
+	tools := []rtool{
+		{name: "reject_translation", kind: "custom", text: "Reject a delivered translation."},
+		{name: "request_corrections", kind: "custom", text: "Request corrections to a delivered translation."},
+	}
+	wantActions(t, tools, Builtin().Get("careful"), map[string][]string{
+		"The translation delivered on job {{target.id}} is good apart from two product names she got wrong. Have the same translator put just those two names right: we keep the rest of her work": {"correct"},
+	})
+}
