@@ -279,6 +279,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	// done is what the speaker says was already done ("so we had to call
 	// the lesson off"): the situation, never the request.
 	done := map[string]bool{}
+	asked := map[string]bool{} // the words of clauses that ask something, not of statements
 	var verbs []string
 	unknown := "" // the first imperative clause's first word, when no action word starts any
 	seen := map[string]bool{}
@@ -589,6 +590,9 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			continue // a statement
 		}
 		statement = false
+		for _, w := range ws {
+			asked[w] = true
+		}
 		// Reported requests ("they asked us to stop sending them emails")
 		// give way to the instruction after the colon ("remove them from
 		// the mailing list"): it says what to do about the request, whose
@@ -730,7 +734,11 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	// A word the goal negates is not what it asks ("she isn't leaving
 	// us, so keep her on the roll", "it mustn't be charged").
 	denied := negatedWords(text)
-	for _, pass := range []func(string) bool{strong, isAction} {
+	// A word of a clause that asks something comes before one of a
+	// statement ("the translation delivered on job 7 is good"): a
+	// statement's participle describes, it does not ask.
+	inRequest := func(w string) bool { return asked[w] && strong(w) }
+	for _, pass := range []func(string) bool{inRequest, strong, isAction} {
 		for _, w := range words {
 			if len(verbs) == 0 && pass(w) && !constraintWords[w] && !readVerbs[w] && !allNouns[w] && !denied[w] && !done[w] {
 				verbs = []string{w}

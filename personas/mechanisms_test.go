@@ -2541,3 +2541,17 @@ func TestHavingSomebodyPutItRight(t *testing.T) {
 		"The translation delivered on job {{target.id}} is good apart from two product names she got wrong. Have the same translator put just those two names right: we keep the rest of her work": {"correct"},
 	})
 }
+
+// When no clause names its action where a verb goes, a word of a clause
+// that asks something is read before one of a statement: "are being kept"
+// describes the seats; it is not what the speaker asks.
+func TestStatementWordIsNoFallbackAction(t *testing.T) {
+	tools := []rtool{
+		{name: "close_sales", kind: "custom", text: "Close sales for a screening."},
+		{name: "keep_seats", kind: "custom", text: "Keep seats for a group."},
+	}
+	got := actionVerbs(t, "The rest of the seats at screening {{target.id}} are being kept for a school party, so don't let anybody else buy tickets for it", tools, Builtin().Get("careful"))
+	if len(got) != 1 || got[0] == key("keep") {
+		t.Errorf("actions %v: the statement's 'kept' is no request", got)
+	}
+}
