@@ -28,6 +28,10 @@ func TestIconTitlesAndIconLines(t *testing.T) {
 		// A first line that warns by its own words stays a warning.
 		{"🚨 Deletes everything permanently\nUse with care.", "warning:Deletes everything permanently|warning:Use with care."},
 		{"⚠️ WARNING: PERMANENT\nThe record is gone.", "warning:PERMANENT|warning:The record is gone."},
+		// A pros-cons text's labels: what it is for, what not, and what
+		// to be careful of, which is a warning.
+		{"End a tenancy.\nUse for: a tenant who gives the plot up.\nNot for: passing a plot on (use transfer_tenancy).\nCareful: the tenant loses the plot.",
+			"body:End a tenancy.|body:a tenant who gives the plot up.|avoid:passing a plot on (use transfer_tenancy).|warning:the tenant loses the plot."},
 	}
 	for _, c := range cases {
 		if got := roles(c.desc); got != c.want {

@@ -67,7 +67,7 @@ var sectionLabels = map[string]segRole{
 	"failures": roleRaises, "error codes": roleRaises,
 	"example": roleExample, "examples": roleExample, "usage": roleExample, "sample": roleExample, "example usage": roleExample,
 	"warning": roleWarning, "warnings": roleWarning, "caution": roleWarning, "danger": roleWarning,
-	"important": roleWarning, "attention": roleWarning, "destructive": roleWarning, "irreversible": roleWarning,
+	"important": roleWarning, "attention": roleWarning, "careful": roleWarning, "be careful": roleWarning, "destructive": roleWarning, "irreversible": roleWarning,
 	"when not to use": roleAvoid, "do not use": roleAvoid, "don't use": roleAvoid, "do not use for": roleAvoid,
 	"don't use for": roleAvoid, "do not use when": roleAvoid, "not for": roleAvoid, "avoid": roleAvoid,
 	"note": roleBody, "notes": roleBody, "description": roleBody, "summary": roleBody, "overview": roleBody,
