@@ -2502,48 +2502,47 @@ func TestCallReturnsIsOutput(t *testing.T) {
 	}
 }
 
-// Going on with what one has is what to keep, no second action: "when
-// she's back she wants to carry on with the same membership" and "she
-// wants to stay on our recall list" ask for nothing beyond the pause and
-// the move.
-func TestCarryingOnIsKeeping(t *testing.T) {
-	tools := []rtool{
-		{name: "pause_membership", kind: "custom", text: "Pause a membership."},
-		{name: "cancel_membership", kind: "custom", text: "Cancel a membership."},
-		{name: "move_recall", kind: "custom", text: "Move a recall to another date."},
+// What a request asks, read from wordings batches 37 and 38's blind
+// authors used:
+//   - going on with what one has is what to keep, no second action ("when
+//     she's back she wants to carry on with the same membership", "she wants
+//     to stay on our recall list");
+//   - doing a later one of the same thing instead puts it off ("run next
+//     year's race on it instead of this one"); the verb of the thing done is
+//     no action on it;
+//   - putting a thing right corrects it, and having somebody do a thing asks
+//     for what they are to do ("Have the same translator put just those two
+//     names right"), not the "delivered" of the statement before it.
+func TestWhatARequestAsks(t *testing.T) {
+	careful := Builtin().Get("careful")
+	for _, c := range []struct {
+		tools []rtool
+		cases map[string][]string
+	}{
+		{[]rtool{
+			{name: "pause_membership", kind: "custom", text: "Pause a membership."},
+			{name: "cancel_membership", kind: "custom", text: "Cancel a membership."},
+			{name: "move_recall", kind: "custom", text: "Move a recall to another date."},
+		}, map[string][]string{
+			"Member {{target.id}} is off to work abroad for four months and won't ride at all while she's gone. Stop charging her for those months; when she's back she wants to carry on with the same membership, with her ride history and her points. She isn't leaving us": {"stop"},
+			"Have that same recall come round in July instead, so her reminders go out before then; she doesn't want two lots of reminders, and she wants to stay on our recall list":                                                                                           {stem("move")},
+		}},
+		{[]rtool{
+			{name: "withdraw_entry", kind: "custom", text: "Withdraw an entry from the race, as when a runner can't run."},
+			{name: "defer_entry", kind: "custom", text: "Defer an entry to next year's race."},
+		}, map[string][]string{
+			"The runner on entry {{target.id}} can't run in April. She'd like to keep her place and run next year's race on it instead of this one": {stem("postpone")},
+			"Book her onto the following term's course instead": {stem("postpone")},
+		}},
+		{[]rtool{
+			{name: "reject_translation", kind: "custom", text: "Reject a delivered translation."},
+			{name: "request_corrections", kind: "custom", text: "Request corrections to a delivered translation."},
+		}, map[string][]string{
+			"The translation delivered on job {{target.id}} is good apart from two product names she got wrong. Have the same translator put just those two names right: we keep the rest of her work": {"correct"},
+		}},
+	} {
+		wantActions(t, c.tools, careful, c.cases)
 	}
-	wantActions(t, tools, Builtin().Get("careful"), map[string][]string{
-		"Member {{target.id}} is off to work abroad for four months and won't ride at all while she's gone. Stop charging her for those months; when she's back she wants to carry on with the same membership, with her ride history and her points. She isn't leaving us": {"stop"},
-		"Have that same recall come round in July instead, so her reminders go out before then; she doesn't want two lots of reminders, and she wants to stay on our recall list":                                                                                           {stem("move")},
-	})
-}
-
-// Doing a later one of the same thing instead asks to put it off: "run
-// next year's race on it instead of this one" defers the entry; the verb
-// of the thing done ("run") is no action on it.
-func TestLaterOneInsteadPutsItOff(t *testing.T) {
-	tools := []rtool{
-		{name: "withdraw_entry", kind: "custom", text: "Withdraw an entry from the race, as when a runner can't run."},
-		{name: "defer_entry", kind: "custom", text: "Defer an entry to next year's race."},
-	}
-	wantActions(t, tools, Builtin().Get("careful"), map[string][]string{
-		"The runner on entry {{target.id}} can't run in April. She'd like to keep her place and run next year's race on it instead of this one": {stem("postpone")},
-		"Book her onto the following term's course instead": {stem("postpone")},
-	})
-}
-
-// Putting a thing right corrects it, and having somebody do a thing asks
-// for what they are to do: "Have the same translator put just those two
-// names right" is a correction, not the "delivered" of the statement
-// before it.
-func TestHavingSomebodyPutItRight(t *testing.T) {
-	tools := []rtool{
-		{name: "reject_translation", kind: "custom", text: "Reject a delivered translation."},
-		{name: "request_corrections", kind: "custom", text: "Request corrections to a delivered translation."},
-	}
-	wantActions(t, tools, Builtin().Get("careful"), map[string][]string{
-		"The translation delivered on job {{target.id}} is good apart from two product names she got wrong. Have the same translator put just those two names right: we keep the rest of her work": {"correct"},
-	})
 }
 
 // When no clause names its action where a verb goes, a word of a clause
