@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"cel.dev/cel-go/common/types"
@@ -23,6 +25,26 @@ type Base struct {
 	// of every seeded record's search fields in one string: a search is a
 	// few strings.Index calls over it instead of a case fold per record.
 	search []*searchBlob
+	// hits caches searchHits: agents of one goal search for the same few
+	// strings, and a search over every seeded record's text was a sixth
+	// of an episode's time. A search's hits depend only on the base, the
+	// tool and the query, so the cache cannot change a result. It is
+	// bounded (hitCacheMax entries, queries of hitCacheQueryMax bytes at
+	// most) so that a client sending endless distinct queries to herd
+	// serve cannot grow it without limit; past the bound searches are
+	// simply not cached.
+	hits     sync.Map // hitKey → bitset
+	hitCount atomic.Int64
+}
+
+const (
+	hitCacheMax      = 16384
+	hitCacheQueryMax = 256
+)
+
+type hitKey struct {
+	tool  int
+	query string
 }
 
 // searchBlob is the seeded records' search text, back to back. Record i's
@@ -53,7 +75,26 @@ type bitset []uint64
 func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
 
 // searchHits marks the seeded records whose search text contains query.
+// The bitset is shared between callers: it must not be modified.
 func (b *Base) searchHits(t *Tool, query string) bitset {
+	if len(query) > hitCacheQueryMax {
+		return b.scanHits(t, query)
+	}
+	k := hitKey{t.index, query}
+	if h, ok := b.hits.Load(k); ok {
+		return h.(bitset)
+	}
+	h := b.scanHits(t, query)
+	if b.hitCount.Load() < hitCacheMax {
+		if _, loaded := b.hits.LoadOrStore(k, h); !loaded {
+			b.hitCount.Add(1)
+		}
+	}
+	return h
+}
+
+// scanHits is searchHits without the cache.
+func (b *Base) scanHits(t *Tool, query string) bitset {
 	sb := b.search[t.index]
 	hits := make(bitset, (len(sb.starts)+63)/64)
 	if strings.IndexByte(query, searchSep) >= 0 {
