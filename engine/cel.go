@@ -602,15 +602,18 @@ func (v *recordsView) Type() ref.Type          { return recordsType }
 func (v *recordsView) Value() any              { return v }
 
 func (v *recordsView) list(typeIndex int) ref.Val {
-	recs := v.s.List(v.s.base.world.Types[typeIndex])
+	// One pass straight into the CEL list: an invariant lists a type on
+	// every checked call, and an intermediate []*Record doubled its garbage.
+	t := v.s.base.world.Types[typeIndex]
+	vals := make([]ref.Val, 0, len(v.s.base.recs[typeIndex])+len(v.s.created))
+	v.s.each(t, func(r *Record) bool {
+		vals = append(vals, r)
+		return true
+	})
 	if v.meter != nil {
-		if err := v.meter.listed(len(recs)); err != nil {
+		if err := v.meter.listed(len(vals)); err != nil {
 			return types.NewErr("%s", err.Error())
 		}
-	}
-	vals := make([]ref.Val, len(recs))
-	for i, r := range recs {
-		vals[i] = r
 	}
 	return types.NewRefValList(v.s.base.world.env.adapter, vals)
 }
