@@ -878,8 +878,9 @@ func mannerAdverbs(text string) []string {
 }
 
 // negatedWord is the word a negation denies: "it is not fixed yet", "do
-// not close it", "they no longer want it".
-var negatedWord = regexp.MustCompile(`(?i)(?:\b(?:not|never|no\s+longer)|n[’']t)\s+(?:(?:be|been|being|yet|ever|get|got|getting|have|has|had|want|wants|need|needs|to)\s+)*(\pL+)`)
+// not close it", "they no longer want it", "she mustn't end up booked in
+// twice" (what she must not end up is booked).
+var negatedWord = regexp.MustCompile(`(?i)(?:\b(?:not|never|no\s+longer)|n[’']t)\s+(?:(?:be|been|being|yet|ever|get|got|getting|have|has|had|want|wants|need|needs|to|end\s+up|ending\s+up)\s+)*(\pL+)`)
 
 // forbidden is what a goal says must not happen, to the clause's end:
 // "their order details must not go in the public thread", "nobody is sent

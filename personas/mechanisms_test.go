@@ -1101,6 +1101,12 @@ func TestForbiddenWordsAndNeededBack(t *testing.T) {
 	if !neg[stem("shelf")] || !neg[stem("back")] || neg[stem("log")] {
 		t.Errorf("forbidden words %v: want back and shelf, not log", neg)
 	}
+	// "end up" is no content of its own: what she must not end up is
+	// booked, and a booking tool is no closer for sharing "book".
+	neg = negatedWords("Keep it the same appointment; she mustn't end up booked in twice")
+	if !neg[stem("booked")] || neg[stem("appointment")] {
+		t.Errorf("forbidden words %v: want booked, not appointment", neg)
+	}
 	careful := Builtin().Get("careful")
 	_, m, g := readerScores(t, "Shut down the item over the weekend; we need it back with all its data on Monday", []rtool{
 		{name: "stop_item", kind: "custom", text: "Stop an item."},
