@@ -51,7 +51,7 @@ func (mt *matcher) situationMatch(goal map[string]bool, sits []situation) (float
 				action = action || mt.r.isActionWord(w) || mt.r.isAction(w)
 			}
 		}
-		if n < 2 || !action {
+		if n < 2 || !action && !s.example {
 			continue
 		}
 		if c := float64(n) / float64(len(s.words)); c >= 0.5 && c > best {

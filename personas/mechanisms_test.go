@@ -2564,3 +2564,22 @@ func TestStatementWordIsNoFallbackAction(t *testing.T) {
 		t.Errorf("actions %v: the statement's 'kept' is no request", got)
 	}
 }
+
+// "…, as when her family moves abroad" gives a case the tool is for as a
+// scene: a goal that tells that scene finds the tool there, even where the
+// scene names no action the goal asks for. A scene the goal does not tell
+// is no match.
+func TestAsWhenGivesTheToolsCase(t *testing.T) {
+	tools := []rtool{
+		{name: "suspend_item", kind: "custom", text: "Suspend an item, as when a student is ill for a term: she keeps her place."},
+		{name: "withdraw_item", kind: "custom", text: "Withdraw an item, as when her family moves abroad: her record is kept."},
+	}
+	careful := Builtin().Get("careful")
+	intent := "Her family moves abroad next month; deal with item {{target.id}}" // a verb no tool names
+	if a := actionOf(t, intent, tools, careful, "withdraw_item"); a <= 0 {
+		t.Errorf("withdraw_item's 'as when her family moves abroad': action %.2f, want the scene's", a)
+	}
+	if a := actionOf(t, intent, tools, careful, "suspend_item"); a > 0 {
+		t.Errorf("suspend_item's 'as when a student is ill for a term', a scene the goal does not tell: action %.2f, want 0", a)
+	}
+}

@@ -67,7 +67,15 @@ type redirect struct {
 type situation struct {
 	words []string
 	text  string
+	// example: an "as when …" clause, a case the tool is for told as a
+	// scene ("as when she knows its director"); it names a state as often
+	// as an action, so it needs no action word to match.
+	example bool
 }
+
+// asWhen is a tool text's example of when it applies: "Recuse a juror
+// from one entry, as when she knows its director or worked on the film".
+var asWhen = regexp.MustCompile(`(?i)\bas\s+when\s+([^:;.]+)`)
 
 // useWhen is a sentence that says when to use the tool, not what it does:
 // "Use this when a card is lost or stolen", "Use it if the latest deploy
@@ -768,6 +776,12 @@ func (v *view) read(s *segment, tn *toolNames, self int, r *relater, prev *sente
 	useWhenMatch := useWhen.FindStringSubmatch(trimmed)
 	if m := useWhenMatch; m != nil {
 		v.addSituation(m[1], trimmed)
+	}
+	for _, m := range asWhen.FindAllStringSubmatch(trimmed, -1) {
+		n := len(v.situations)
+		if v.addSituation(m[1], trimmed); len(v.situations) > n {
+			v.situations[n].example = true
+		}
 	}
 	denies := denial.MatchString(trimmed) && !objectState(trimmed)
 	action := -1
