@@ -100,9 +100,10 @@ var moneyBack = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|needs?\s+to|has\s
 // is asked for ("the employee asked us to take it back").
 var embeddedRequest = regexp.MustCompile(`(?i)\b(?:asked|asks|want|wants|wanted|needs|needed|would like|(?:'|’)d like|told|begged|requested)\s+(?:us|me|you|them|him|her)?\s*to\s+`)
 
-// negatedBefore ends in a negation: "she doesn't want to pay twice"
-// reports no request.
-var negatedBefore = regexp.MustCompile(`(?i)(?:\b(?:not|never|no\s+longer)|n[’']t)\s*$|^\s*(?:but\s+|so\s+)?(?:nobody|no\s+one|no-one)\b`)
+// negatedBefore ends in a negation, or in an "or" inside one: "she
+// doesn't want to pay twice", "she shouldn't be booked in or asked to
+// come" report no request.
+var negatedBefore = regexp.MustCompile(`(?i)(?:\b(?:not|never|no\s+longer)|n[’']t)\s*$|(?:\b(?:not|never)|n[’']t)\s[^,;:.]*?\bor\s*$|^\s*(?:but\s+|so\s+)?(?:nobody|no\s+one|no-one)\b`)
 
 // modalStatement is a clause that opens with a modal: its subject is an
 // earlier clause's ("we are freezing releases and will turn it back on in
@@ -528,6 +529,22 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 				addWord(w)
 			}
 		}
+		// A word after a determiner is a noun in a statement as in a
+		// request ("she stays one of our donors with her record"): no
+		// verb for the fallback below.
+		for n := range nounsAfterDeterminers(raw) {
+			allNouns[n] = true
+		}
+		// What the speaker reports having done, and what somebody did
+		// ("{{name}} came in to give blood"), is the situation.
+		narrated := !embedded && narrates(raw)
+		if alreadyDone.MatchString(raw) || narrated {
+			ws := rewriteIdioms(stems(raw), nil)
+			aug, _ := r.augment(ws) // with the phrases in it, split ones too ("call the lesson off")
+			for _, w := range aug {
+				done[w] = true
+			}
+		}
 		if (notYet.MatchString(raw) || dontVerb.MatchString(raw) && forAWhile.MatchString(raw)) && len(verbs) == len(embeddedVerbs) {
 			// "Don't send it out yet", "don't offer her one while she's
 			// away": to hold it. After a reported
@@ -575,17 +592,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			afterKeep = true
 			continue
 		}
-		// What a reported request asks ("they want to carry on with us on
-		// the account they have") is a verb phrase, whatever relative
-		// clause it carries.
-		if alreadyDone.MatchString(raw) {
-			ws := rewriteIdioms(stems(raw), nil)
-			aug, _ := r.augment(ws) // with the phrases in it, split ones too ("call the lesson off")
-			for _, w := range aug {
-				done[w] = true
-			}
-		}
-		if !imperative(raw) || modalStatement.MatchString(raw) || !embedded && nounStatement(raw, strong) {
+		if !imperative(raw) || modalStatement.MatchString(raw) || narrated || !embedded && nounStatement(raw, strong) {
 			statement = true
 			continue // a statement
 		}
@@ -740,21 +747,24 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	inRequest := func(w string) bool { return asked[w] && strong(w) }
 	for _, pass := range []func(string) bool{inRequest, strong, isAction} {
 		for _, w := range words {
-			if len(verbs) == 0 && pass(w) && !constraintWords[w] && !readVerbs[w] && !allNouns[w] && !denied[w] && !done[w] {
+			if len(verbs) == 0 && pass(w) && !constraintWords[w] && !readVerbs[w] && !allNouns[w] && !deniedPhrase(denied, w) && !done[w] {
 				verbs = []string{w}
 			}
 		}
 	}
 	if len(verbs) == 0 {
 		for _, w := range words {
-			if isAction(w) && !constraintWords[w] && !done[w] && !denied[w] {
+			if isAction(w) && !constraintWords[w] && !done[w] && !deniedPhrase(denied, w) {
 				verbs = []string{w}
 				break
 			}
 		}
 	}
 	if len(verbs) == 0 {
-		verbs = []string{words[0]}
+		// No action word is left: the first word that is neither done nor
+		// denied, as the verb of a goal no dictionary knows.
+		i := slices.IndexFunc(words, func(w string) bool { return !done[w] && !deniedPhrase(denied, w) })
+		verbs = []string{words[max(i, 0)]}
 	}
 	// "Take it down to 0 pods", "bring the limit up to 500": a phrasal verb
 	// whose particle is followed by the value to reach changes a magnitude.
@@ -1687,8 +1697,33 @@ func (in *intent) readWhen(text string) { in.later = whenLater.MatchString(text)
 // lessons"), its verb is still not the request.
 var alreadyDone = regexp.MustCompile(`^(?i)\s*(?:(?:so|and|but|then|which)\s+)?(?:we|i)\s+(?:(?:had\s+to|already|just)\s+\pL+|\pL+ed\b)`)
 
+// narratedEvent is a clause that tells what somebody did, in the past:
+// "{{name}} came in to give blood this morning", "the nurse sent her
+// home", "she rang to say …". Like what the speaker reports having done,
+// it is the situation the request answers, never the request.
+var narratedEvent = regexp.MustCompile(`^(?i)\s*(?:(?:so|and|but|then|which)\s+)?(?:she|he|they|it|(?:the|a|an|our|their|his|her)\s+\pL+|\x{E000}(?:\s*\(\s*\x{E000}\s*\))?)\s+(?:(?:has|have|had)\s+)?(?:came|went|sent|told|said|gave|took|fell|rang|wrote|brought|bought|forgot|found|saw|ran|knew|became|began|left|\pL+ed)\b`)
+
+// deniedPhrase reports whether a word, or a phrase's verb, is negated:
+// "asked to come before June" under a negation denies "come before".
+func deniedPhrase(denied map[string]bool, w string) bool {
+	first, _, _ := strings.Cut(w, " ")
+	return denied[w] || denied[first]
+}
+
+// narrates reports whether a clause tells what somebody did and nothing
+// more: "the damage came to {{amount}}, fix the claim" goes on past its
+// comma to the request, and what was changed to a value ("she has changed
+// her email address to {{email}}") is the value the record is to take.
+func narrates(clause string) bool {
+	return narratedEvent.MatchString(clause) && !strings.ContainsAny(clause, ",;") && !toValue.MatchString(clause)
+}
+
+var toValue = regexp.MustCompile(`(?i)\bto\s+(?:(?:a|an|the|her|his|their|its)\s+)?\x{E000}`)
+
 // negatedOr is a verb joined by "or" to a negated one, in the same clause.
-var negatedOr = regexp.MustCompile(`(?i)(?:\b(?:not|never)|n[’']t)\s[^,;:.]*?\bor\s+(?:be\s+|get\s+)?(\pL+)`)
+// "She shouldn't be booked in or asked to come" negates what she would
+// be asked to do.
+var negatedOr = regexp.MustCompile(`(?i)(?:\b(?:not|never)|n[’']t)\s[^,;:.]*?\bor\s+(?:be\s+|get\s+)?(?:(?:asked|told|invited)\s+to\s+)?(\pL+)`)
 
 // forbiddenActions is what goal text says must not happen, as action keys
 // of the lexicons: a verb negated ("don't delete it", "it mustn't be

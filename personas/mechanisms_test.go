@@ -2583,3 +2583,36 @@ func TestAsWhenGivesTheToolsCase(t *testing.T) {
 		t.Errorf("suspend_item's 'as when a student is ill for a term', a scene the goal does not tell: action %.2f, want 0", a)
 	}
 }
+
+// What somebody did, told in the past ("{{name}} came in to give blood this
+// morning", "the adjuster keyed the wrong amount"), is the situation a
+// request answers, never the request; a clause that goes on past a comma
+// reaches the request ("…, fix the claim"), and a thing changed to a value
+// ("has changed her email address to …") is the value to put on record.
+// A verb joined by "or" to a negated one is negated too ("she shouldn't be
+// booked in or asked to come").
+func TestNarratedEventIsNoRequest(t *testing.T) {
+	tools := []rtool{
+		{name: "defer_donor", kind: "custom", text: "Defer a donor until a date."},
+		{name: "book_appointment", kind: "custom", text: "Book a donation appointment."},
+		{name: "update_email", kind: "custom", text: "Change a member's email address."},
+		{name: "correct_claim", kind: "custom", text: "Fix the amount on a claim."},
+	}
+	careful := Builtin().Get("careful")
+	for intent, bad := range map[string]string{
+		"{{target.name}} came in to give blood this morning but was sent home. She shouldn't be booked in or asked to come before June":         "come",
+		"The adjuster keyed the wrong amount on claim {{target.id}}: the damage came to {{target.name}}, fix the claim so it shows that amount": "key",
+	} {
+		for _, v := range actionVerbs(t, intent, tools, careful) {
+			if v == key(bad) || strings.HasPrefix(v, key(bad)+" ") {
+				t.Errorf("%q: actions %v, read the narrated %q as the request", intent, actionVerbs(t, intent, tools, careful), bad)
+			}
+		}
+	}
+	if got := actionVerbs(t, "The adjuster keyed the wrong amount on claim {{target.id}}: the damage came to {{target.name}}, fix the claim so it shows that amount", tools, careful); len(got) != 1 || got[0] != key("fix") {
+		t.Errorf("actions %v, want the request after the comma, fix", got)
+	}
+	if got := actionVerbs(t, "{{target.name}} has changed her email address to {{target.name}}. Make sure her bills go there from now on", tools, careful); len(got) == 0 || got[0] != key("change") {
+		t.Errorf("actions %v, want the change to a value, change", got)
+	}
+}
