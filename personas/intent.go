@@ -1218,12 +1218,13 @@ var (
 // insteadChange is a thing that should be, happen or take place
 // otherwise than it is: "booking X should be for collecting the car on
 // {{date}} instead", "it has to take place on {{date}} instead", "they'd
-// like it to run in episode {{episode}} instead". The clause asks to move
+// like it to run in episode {{episode}} instead", "she can come at
+// {{slot}} instead" (what she can do is what she asks). The clause asks to move
 // it (and so to change it); the thing is its subject.
 // Its groups: the subject, the verb, where or when it goes (without the
 // preposition, which would make a phrasal verb of "move": "move on"), and
 // the rest.
-var insteadChange = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(be\s+held|take\s+place|go\s+ahead|\pL+)\s+(?:for|on|in|at|from|into|to)\s+(.*?)\binstead\b(.*)$`)
+var insteadChange = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|can|could|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(be\s+held|take\s+place|go\s+ahead|\pL+)\s+(?:for|on|in|at|from|into|to)\s+(.*?)\binstead\b(.*)$`)
 
 // insteadVerbs are the verbs insteadChange takes with any complement; any
 // other verb ("she needs to fly on {{date}} instead") moves the thing only

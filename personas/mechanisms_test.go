@@ -2546,6 +2546,14 @@ func TestWhatARequestAsks(t *testing.T) {
 		}, map[string][]string{
 			"The translation delivered on job {{target.id}} is good apart from two product names she got wrong. Have the same translator put just those two names right: we keep the rest of her work": {"correct"},
 		}},
+		{[]rtool{
+			{name: "cancel_appointment", kind: "custom", text: "Cancel an appointment."},
+			{name: "reschedule_appointment", kind: "custom", text: "Move an appointment to another slot."},
+		}, map[string][]string{
+			// What she can do instead is what she asks: the same thing, at
+			// another time.
+			"The donor on appointment {{target.id}} has a meeting that clashes with her slot. She can come at {{target.name}} instead": {stem("move")},
+		}},
 	} {
 		wantActions(t, c.tools, careful, c.cases)
 	}
