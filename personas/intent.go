@@ -22,6 +22,10 @@ type intentWord struct {
 	// grades"): a tool that destroys what it names does the opposite of
 	// what the user asked for it, however well the word matches.
 	kept bool
+	// keptOnly: the goal names it only as a thing to keep ("keep the
+	// signed forms on file"), nowhere else; it is no part of the goal's
+	// situation.
+	keptOnly bool
 }
 
 // intent is one action an agent matches tools against.
@@ -359,6 +363,10 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			raw = "move " + m[1] + " to " + m[3] + m[4]
 			k := key("move")
 			wordingSenses[k] = append(wordingSenses[k], key("change"))
+		} else if m := insteadQuestion.FindStringSubmatch(raw); m != nil {
+			raw = "move " + m[1] + " to " + m[2] + " instead"
+			k := key("move")
+			wordingSenses[k] = append(wordingSenses[k], key("change"))
 		}
 		// "Run next year's race on it instead of this one": the same
 		// thing, later; what is asked is to put it off.
@@ -457,6 +465,12 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			// "Nothing more should happen with it until they have
 			// answered": to hold it.
 			raw = nothingHappens.ReplaceAllString(raw, "hold it until")
+		}
+		if len(verbs) == len(embeddedVerbs) {
+			// "Until the family have settled it, the cremation must not go
+			// ahead": to stop it. After a reported wish ("his sisters want
+			// to talk it through first") it is what to do about it.
+			raw = mustNotGoAhead.ReplaceAllString(raw, "stop $1")
 		}
 		raw = belongsIn.ReplaceAllString(raw, "move $1 to")
 		raw = letSee.ReplaceAllString(raw, "share with $1 ")
@@ -790,7 +804,7 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 	for i, v := range verbs {
 		out[i] = newIntent(words, v)
 		out[i].dropNegated(negated)
-		out[i].markKept(kept)
+		out[i].markKept(kept, onlyKept(text, kept))
 		out[i].lasting = lasting
 		for _, s := range wordingSenses[v] {
 			out[i].addSense(s, wordingSenseWeight)
@@ -982,14 +996,29 @@ func keptWords(text string) map[string]bool {
 	return out
 }
 
+// onlyKept is the kept words the text says nowhere but in what it keeps:
+// "withdraw claim c_1 …, but keep the claim file" names the claim outside
+// its keep too.
+func onlyKept(text string, kept map[string]bool) map[string]bool {
+	if len(kept) == 0 {
+		return nil
+	}
+	out := maps.Clone(kept)
+	for _, w := range stems(keptObject.ReplaceAllString(text, " ")) {
+		delete(out, w)
+	}
+	return out
+}
+
 // keptNoThing are words after "keep" that name no thing to keep: pronouns
 // (the thing is the target, or said elsewhere), "keep track", and the
 // words of a state ("keep it running", "keep it open").
 var keptNoThing = setOf("it", "them", "this", "that", "these", "those", "everything", "all", "both", "one", "track", "going", "on", "up", "in", "out", "running", "open", "active")
 
 // markKept marks the context words the goal says to keep.
-func (in *intent) markKept(kept map[string]bool) {
+func (in *intent) markKept(kept, keptOnly map[string]bool) {
 	for i := range in.words {
+		in.words[i].keptOnly = keptOnly[in.words[i].stem]
 		if kept[in.words[i].stem] {
 			// A goal that names a thing to keep ("hang on to their
 			// profile") keeps data, whatever words it said it with.
@@ -1226,6 +1255,10 @@ var (
 // the rest.
 var insteadChange = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|can|could|has\s+to|have\s+to|needs?\s+to|ought\s+to|is\s+to|are\s+to|to)\s+(?:now\s+)?(be\s+held|take\s+place|go\s+ahead|\pL+)\s+(?:for|on|in|at|from|into|to)\s+(.*?)\binstead\b(.*)$`)
 
+// insteadQuestion is insteadChange asked as a question: "so could the
+// lesson be at {{starts_at}} instead?" asks to move it there.
+var insteadQuestion = regexp.MustCompile(`(?i)\b(?:could|can|would|might)\s+((?:the|this|that|it|its|his|her|their|our)\b[^?,;:]*?)\s+(?:be|be\s+held|take\s+place|happen|run|start)\s+(?:for|on|in|at|from|into|to)\s+([^?,;:]*?)\binstead\b`)
+
 // insteadVerbs are the verbs insteadChange takes with any complement; any
 // other verb ("she needs to fly on {{date}} instead") moves the thing only
 // when its complement holds a value the goal gives.
@@ -1332,6 +1365,11 @@ var dropNote = regexp.MustCompile(`(?i)\bdrop\s+(her|him|them|\x{E000}|us|me)\s+
 // nothingHappens says nothing may be done with a thing until something:
 // "nothing more should happen with it until they have answered".
 var nothingHappens = regexp.MustCompile(`(?i)\bnothing(?:\s+(?:more|else|further))?\s+(?:should|must|may|can|is\s+to)\s+(?:happen|be\s+done|go\s+ahead)\s+(?:with|to|on)\s+(?:it|them|this|that)\s+until\b`)
+
+// mustNotGoAhead is a thing that must not go ahead or take place: "the
+// cremation on case {{id}} must not go ahead", "the match shouldn't be
+// played". It asks to stop it.
+var mustNotGoAhead = regexp.MustCompile(`(?i)^\s*(?:but\s+|so\s+|and\s+)?((?:the|this|that|its|their|his|her|our)\s+[^,;:]*?)\s+(?:must|should|may|can|is\s+to|are\s+to)\s*(?:not\s+|n[’']t\s+)(?:go\s+ahead|proceed|take\s+place|happen|go\s+on|be\s+(?:carried\s+out|held|played|run))\b`)
 
 // likeInstead is a wish for one thing instead of another, no verb said:
 // "she would like twelve bottles in each box instead of six" changes it.

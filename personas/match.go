@@ -256,7 +256,9 @@ func (mt *matcher) newReading(in intent, views [][attentionLevels]view) *reading
 	rd := &reading{in: in, views: views, tools: make([][attentionLevels]toolMatch, len(views))}
 	said := map[string]bool{in.verb: true} // what situationMatch compares "Use this when …" with
 	for _, w := range in.words {
-		if w.weight > 0 {
+		// What the goal says to keep ("keep the signed forms on file") is
+		// no part of the situation it is in.
+		if w.weight > 0 && !w.keptOnly {
 			said[w.stem] = true
 		}
 	}

@@ -2553,6 +2553,16 @@ func TestWhatARequestAsks(t *testing.T) {
 			// What she can do instead is what she asks: the same thing, at
 			// another time.
 			"The donor on appointment {{target.id}} has a meeting that clashes with her slot. She can come at {{target.name}} instead": {stem("move")},
+			// The same, asked as a question.
+			"A mum rang about lesson {{target.id}}: he has a mock exam that morning, so could the lesson be at {{target.name}} instead? Same instructor, just later": {stem("move")},
+		}},
+		{[]rtool{
+			{name: "authorise_cremation", kind: "custom", text: "Authorise a cremation."},
+			{name: "suspend_cremation", kind: "custom", text: "Suspend a cremation."},
+		}, map[string][]string{
+			// What must not go ahead is to be stopped; a reported wish
+			// of others before it gives way to it.
+			"Her son has rung to say he objects, and his sisters want to talk it through with him first. Until the family have settled it, the cremation on case {{target.id}} must not go ahead": {"stop"},
 		}},
 	} {
 		wantActions(t, c.tools, careful, c.cases)
@@ -2622,5 +2632,29 @@ func TestNarratedEventIsNoRequest(t *testing.T) {
 	}
 	if got := actionVerbs(t, "{{target.name}} has changed her email address to {{target.name}}. Make sure her bills go there from now on", tools, careful); len(got) == 0 || got[0] != key("change") {
 		t.Errorf("actions %v, want the change to a value, change", got)
+	}
+}
+
+// What a goal says to keep, and says nowhere else, is no part of the
+// situation it is in: "keep the signed forms and the certificates on
+// file" does not tell the scene of a tool "for when the forms are signed
+// and the certificates are in". A word the goal says outside its keep too
+// ("withdraw claim …, but keep the claim file") still does.
+func TestKeptThingsAreNoSituation(t *testing.T) {
+	tools := []rtool{
+		{name: "authorise_cremation", kind: "custom", text: "Authorise a cremation, as when the family has signed the forms and the certificates are in."},
+		{name: "suspend_cremation", kind: "custom", text: "Suspend a cremation, as when a relative objects."},
+	}
+	careful := Builtin().Get("careful")
+	intent := "Deal with the cremation on case {{target.id}}. Keep the signed forms and the certificates on file"
+	if a := actionOf(t, intent, tools, careful, "authorise_cremation"); a > 0 {
+		t.Errorf("authorise_cremation's scene told only by what the goal keeps: action %.2f, want 0", a)
+	}
+	closeTools := []rtool{
+		{name: "close_claim", kind: "custom", text: "Close a claim. Use this when a claimant withdraws a claim."},
+		{name: "delete_claim", kind: "custom", text: "Delete a claim."},
+	}
+	if a := actionOf(t, "{{target.name}} called to withdraw claim {{target.id}}: take it off the open queue, but keep the claim file", closeTools, careful, "close_claim"); a <= 0 {
+		t.Errorf("close_claim's 'Use this when a claimant withdraws a claim', the claim said outside the keep too: action %.2f, want the situation's", a)
 	}
 }
