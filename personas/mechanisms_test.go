@@ -2658,3 +2658,19 @@ func TestKeptThingsAreNoSituation(t *testing.T) {
 		t.Errorf("close_claim's 'Use this when a claimant withdraws a claim', the claim said outside the keep too: action %.2f, want the situation's", a)
 	}
 }
+
+// "Hold" is a reservation's word less surely than "reserve": a job, an
+// entry or a payment put on hold is paused, not booked, so a booking goal
+// reads a hold tool as a weak match of its verb.
+func TestHoldIsAWeakBooking(t *testing.T) {
+	tools := []rtool{
+		{name: "hold_job", kind: "custom", text: "Put a job on hold while it waits for a part."},
+		{name: "create_job", kind: "custom", text: "Book a bike in for a new job."},
+	}
+	careful := Builtin().Get("careful")
+	intent := "{{target.name}} is bringing her bike in for a service. Get her booked in"
+	hold, create := actionOf(t, intent, tools, careful, "hold_job"), actionOf(t, intent, tools, careful, "create_job")
+	if hold >= 0.5 || create < 0.9 {
+		t.Errorf("book: hold_job's action %.2f, want below 0.5; create_job's %.2f, want the verb's", hold, create)
+	}
+}
