@@ -113,11 +113,12 @@ var builtinLexicon = slices.Concat(
 		group(1.0, "merge", "combine"),
 		group(1.0, "schedule", "book"),
 		// Reservations: a library, a hotel, a warehouse or a ticketing API
-		// holds, reserves or books the same thing for someone. "Hold" says
-		// it less surely: a job, an entry or a payment put on hold is
-		// paused, not booked.
+		// holds, reserves or books the same thing for someone. A hold is
+		// a booking less surely than it is a reservation: a job, an entry
+		// or a payment put on hold is paused, not booked in.
 		group(0.8, "reserve", "book"),
-		pair(0.5, "hold", "reserve", "book"),
+		pair(0.8, "hold", "reserve"),
+		pair(0.5, "hold", "book"),
 		// A machine is restarted by rebooting it.
 		group(0.9, "restart", "re start", "reboot", "power cycle"),
 		// Doing a thing again: a CI service re-runs what a user retries.
