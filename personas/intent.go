@@ -359,12 +359,8 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 		// "she'd like to see her pictures and pick the ones she likes":
 		// a clause joined to a reported request goes on reporting it.
 		embedded := cl.joined && prevEmbedded
-		if m := insteadChange.FindStringSubmatch(raw); m != nil && (insteadVerbs[strings.Join(strings.Fields(lower(m[2])), " ")] || strings.ContainsRune(m[3], valueMark)) {
-			raw = "move " + m[1] + " to " + m[3] + m[4]
-			k := key("move")
-			wordingSenses[k] = append(wordingSenses[k], key("change"))
-		} else if m := insteadQuestion.FindStringSubmatch(raw); m != nil {
-			raw = "move " + m[1] + " to " + m[2] + " instead"
+		if moved := insteadMove(raw); moved != "" {
+			raw = moved
 			k := key("move")
 			wordingSenses[k] = append(wordingSenses[k], key("change"))
 		}
@@ -799,12 +795,13 @@ func parseIntentWith(text string, isAction, strong func(string) bool, r *relater
 			}
 		}
 	}
-	negated, kept, lasting := negatedWords(text), keptWords(text), saysLasting(text)
+	kept, keptOnly := keptWords(text)
+	lasting := saysLasting(text)
 	out := make([]intent, len(verbs))
 	for i, v := range verbs {
 		out[i] = newIntent(words, v)
-		out[i].dropNegated(negated)
-		out[i].markKept(kept, onlyKept(text, kept))
+		out[i].dropNegated(denied)
+		out[i].markKept(kept, keptOnly)
 		out[i].lasting = lasting
 		for _, s := range wordingSenses[v] {
 			out[i].addSense(s, wordingSenseWeight)
@@ -970,44 +967,40 @@ var keepItOnFile = regexp.MustCompile(`(?i)\b(?:keep|retain|preserve)\s+(?:(?:it
 
 // keptWords are the stems of the nouns a goal says to keep ("keep their
 // account and grades": account, grade), not its pronouns ("keep it") or
-// the words of a state ("keep it registered").
-func keptWords(text string) map[string]bool {
-	var out map[string]bool
+// the words of a state ("keep it registered"); only are those of them the
+// goal says nowhere but in what it keeps ("withdraw claim c_1 …, but keep
+// the claim file" names the claim outside its keep too).
+func keptWords(text string) (kept, only map[string]bool) {
 	objects := keptObject.FindAllStringSubmatch(text, -1)
 	for _, clause := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(",;:.!?", r) }) {
 		if m := leaveAsItStands.FindStringSubmatch(clause); m != nil {
 			objects = append(objects, m) // "leave the gift showing in their history"
 		}
 	}
+	rest := text // the text without what it keeps
 	for _, m := range objects {
 		ws := splitWords(m[1])
 		if len(ws) == 0 || keptNoThing[lower(ws[0])] {
 			continue // "keep it registered": a state, not a thing
 		}
+		rest = strings.Replace(rest, m[0], " ", 1)
 		for _, w := range ws {
 			if lw := lower(w); !stopWords[lw] && !keptNoThing[lw] {
-				if out == nil {
-					out = map[string]bool{}
+				if kept == nil {
+					kept = map[string]bool{}
 				}
-				out[stem(lw)] = true
+				kept[stem(lw)] = true
 			}
 		}
 	}
-	return out
-}
-
-// onlyKept is the kept words the text says nowhere but in what it keeps:
-// "withdraw claim c_1 …, but keep the claim file" names the claim outside
-// its keep too.
-func onlyKept(text string, kept map[string]bool) map[string]bool {
-	if len(kept) == 0 {
-		return nil
+	if kept == nil {
+		return nil, nil
 	}
-	out := maps.Clone(kept)
-	for _, w := range stems(keptObject.ReplaceAllString(text, " ")) {
-		delete(out, w)
+	only = maps.Clone(kept)
+	for _, w := range stems(rest) {
+		delete(only, w)
 	}
-	return out
+	return kept, only
 }
 
 // keptNoThing are words after "keep" that name no thing to keep: pronouns
@@ -1258,6 +1251,20 @@ var insteadChange = regexp.MustCompile(`(?i)^(.*?)\b(?:should|must|can|could|has
 // insteadQuestion is insteadChange asked as a question: "so could the
 // lesson be at {{starts_at}} instead?" asks to move it there.
 var insteadQuestion = regexp.MustCompile(`(?i)\b(?:could|can|would|might)\s+((?:the|this|that|it|its|his|her|their|our)\b[^?,;:]*?)\s+(?:be|be\s+held|take\s+place|happen|run|start)\s+(?:for|on|in|at|from|into|to)\s+([^?,;:]*?)\binstead\b`)
+
+// insteadMove rewrites a clause that asks for a thing to be otherwise, said
+// or asked, as moving it there: "it has to take place on {{date}}
+// instead", "could the lesson be at {{time}} instead?". "" when it is no
+// such clause.
+func insteadMove(raw string) string {
+	if m := insteadChange.FindStringSubmatch(raw); m != nil && (insteadVerbs[strings.Join(strings.Fields(lower(m[2])), " ")] || strings.ContainsRune(m[3], valueMark)) {
+		return "move " + m[1] + " to " + m[3] + m[4]
+	}
+	if m := insteadQuestion.FindStringSubmatch(raw); m != nil {
+		return "move " + m[1] + " to " + m[2] + " instead"
+	}
+	return ""
+}
 
 // insteadVerbs are the verbs insteadChange takes with any complement; any
 // other verb ("she needs to fly on {{date}} instead") moves the thing only
@@ -1739,8 +1746,9 @@ var alreadyDone = regexp.MustCompile(`^(?i)\s*(?:(?:so|and|but|then|which)\s+)?(
 // narratedEvent is a clause that tells what somebody did, in the past:
 // "{{name}} came in to give blood this morning", "the nurse sent her
 // home", "she rang to say …". Like what the speaker reports having done,
-// it is the situation the request answers, never the request.
-var narratedEvent = regexp.MustCompile(`^(?i)\s*(?:(?:so|and|but|then|which)\s+)?(?:she|he|they|it|(?:the|a|an|our|their|his|her)\s+\pL+|\x{E000}(?:\s*\(\s*\x{E000}\s*\))?)\s+(?:(?:has|have|had)\s+)?(?:came|went|sent|told|said|gave|took|fell|rang|wrote|brought|bought|forgot|found|saw|ran|knew|became|began|left|\pL+ed)\b`)
+// it is the situation the request answers, never the request. Its group
+// is the word after the subject, a past tense when narrates says so.
+var narratedEvent = regexp.MustCompile(`^(?i)\s*(?:(?:so|and|but|then|which)\s+)?(?:she|he|they|it|(?:the|a|an|our|their|his|her)\s+\pL+|\x{E000}(?:\s*\(\s*\x{E000}\s*\))?)\s+(?:(?:has|have|had)\s+)?(\pL+)\b`)
 
 // deniedPhrase reports whether a word, or a phrase's verb, is negated:
 // "asked to come before June" under a negation denies "come before".
@@ -1754,8 +1762,26 @@ func deniedPhrase(denied map[string]bool, w string) bool {
 // comma to the request, and what was changed to a value ("she has changed
 // her email address to {{email}}") is the value the record is to take.
 func narrates(clause string) bool {
-	return narratedEvent.MatchString(clause) && !strings.ContainsAny(clause, ",;") && !toValue.MatchString(clause)
+	m := narratedEvent.FindStringSubmatch(clause)
+	return m != nil && pastTense(lower(m[1])) && !strings.ContainsAny(clause, ",;") && !toValue.MatchString(clause)
 }
+
+// pastTense reports whether a lower-case word is a verb's past: -ed, or an
+// irregular form the general layer knows (came, rang), not a form of be,
+// have or do, which tell a state ("her iron was too low").
+func pastTense(w string) bool {
+	if strings.HasSuffix(w, "ed") {
+		return true
+	}
+	return pastLemmas[w] || defaultGeneral.irregularVerb(w) && !auxiliaryStems[defaultGeneral.stem(w)]
+}
+
+var auxiliaryStems = stemSet("be", "have", "do")
+
+// pastLemmas are past tenses that are lemmas of their own, which the
+// general layer does not fold ("to fell a tree"): after a subject they
+// are the past ("she fell off her bike").
+var pastLemmas = setOf("fell", "lay", "rose", "bore", "wound", "ground")
 
 var toValue = regexp.MustCompile(`(?i)\bto\s+(?:(?:a|an|the|her|his|their|its)\s+)?\x{E000}`)
 

@@ -322,6 +322,10 @@ type generalEnglish interface {
 	contrary(a, b string) float64
 	verbShare(stem string) float64
 	phrases() []generalPhrase
+	// irregularVerb reports whether a lower-case word is a verb's
+	// irregular form, one the stemmer folds to another lemma: came, sent,
+	// rang.
+	irregularVerb(word string) bool
 }
 
 // wordnetEnglish is the general layer of internal/wordnet: Porter2 stems
@@ -333,6 +337,13 @@ type wordnetEnglish struct{}
 const minGeneralWeight = 0.15
 
 func (wordnetEnglish) stem(w string) string { return wordnet.Stem(w) }
+
+// irregularVerb: WordNet's verb exception list folds the form (came →
+// come) where Porter2 alone does not, and the lemma is a verb.
+func (wordnetEnglish) irregularVerb(w string) bool {
+	s := wordnet.Stem(w)
+	return s != wordnet.Porter2(w) && wordnet.VerbShare(s) > 0
+}
 
 func (wordnetEnglish) relations(a string, asVerb bool) []generalRelation {
 	var out []generalRelation
@@ -419,6 +430,7 @@ func (lightEnglish) antonym(string, string) bool              { return false }
 func (lightEnglish) contrary(string, string) float64          { return 0 }
 func (lightEnglish) verbShare(string) float64                 { return math.NaN() }
 func (lightEnglish) phrases() []generalPhrase                 { return nil }
+func (lightEnglish) irregularVerb(w string) bool              { _, ok := irregular[w]; return ok }
 
 var defaultGeneral generalEnglish = wordnetEnglish{}
 
