@@ -3,6 +3,7 @@ package personas
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -79,7 +80,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 			texts[i] = d
 		}
 	}
-	m.texts = readTexts(w, texts)
+	m.texts = readTexts(w, texts, m.rel)
 	tn := newToolNames(w, m.rel)
 	m.views = make([][attentionLevels]view, len(w.Tools))
 	for i, t := range w.Tools {
@@ -93,7 +94,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 		for i, t := range w.Tools {
 			first[i] = t.Description(w.DefaultVariant())
 		}
-		ft := readTexts(w, first)
+		ft := readTexts(w, first, m.rel)
 		m.ideal = make([][attentionLevels]view, len(w.Tools))
 		for i, t := range w.Tools {
 			m.ideal[i] = buildViews(t, i, ft[i], tn, m.rel)
@@ -148,7 +149,7 @@ func NewModelWith(w *engine.World, variant string, descriptions map[string]strin
 // the sentences most of the world's tools share nearly verbatim: a
 // boilerplate sentence ("This tool is part of the Acme API") tells tools
 // apart no more than silence, and a skimmer reads past it.
-func readTexts(w *engine.World, descs []string) []*toolText {
+func readTexts(w *engine.World, descs []string, r *relater) []*toolText {
 	out := make([]*toolText, len(descs))
 	// Each sentence's stems (less the tool's own name words) as sorted
 	// ids: comparing two is a merge, so that a world of thousands of tools
@@ -206,10 +207,46 @@ func readTexts(w *engine.World, descs []string) []*toolText {
 				}
 			}
 			out[i].segs[k].boiler = 2*shared > n
+			out[i].segs[k].doing = out[i].segs[k].boiler && readsAsDoing(out[i].segs[k].text, r)
 		}
 	}
 	return out
 }
+
+// readsAsDoing reports whether a sentence opens the way a description of
+// what a tool does opens, with a verb in the third person ("Manages
+// members, bookings and building access for the co-working space"), and
+// not the way reference does ("This tool is part of the Acme API", "Part
+// of the Vault API v2", "Calls the Admin API on behalf of the app",
+// "Requires a token"). A reader of one sentence takes the first for what
+// the tool does, and learns nothing from it when every tool opens so.
+func readsAsDoing(text string, r *relater) bool {
+	f := strings.Fields(text)
+	if len(f) < 2 {
+		return false
+	}
+	w := strings.ToLower(strings.Trim(f[0], `"'*_`+"`"))
+	if len(w) < 4 || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "'s") {
+		return false
+	}
+	k := r.general.stem(w)
+	if referenceVerbs[k] {
+		return false
+	}
+	share := r.general.verbShare(k)
+	return !math.IsNaN(share) && share >= doingVerbShare
+}
+
+// doingVerbShare is how verb-like (WordNet's share of verb senses, by
+// frequency) an opening word must be to be read as a verb: "manages" is
+// 0.36, as "management" shares its stem; "part" and "available" are far
+// below.
+const doingVerbShare = 0.3
+
+// referenceVerbs open reference, not what a tool does: it calls an API,
+// requires or needs a token, uses a key, counts against a quota, returns
+// an object, sends a webhook, applies to a plan.
+var referenceVerbs = stemSet("calls", "requires", "needs", "uses", "counts", "returns", "sends", "applies", "belongs", "runs", "costs", "supports", "accepts", "emits", "authenticates")
 
 // boilerplateSimilarity is how alike (shared words over all words) two
 // sentences must be to count as the same sentence.

@@ -195,6 +195,40 @@ func TestReaderBoilerplateFirstSentenceIsSkipped(t *testing.T) {
 	}
 }
 
+// An opening every tool shares that reads as what a tool does ("Manages
+// …") is the one sentence a novice reads, so it chooses by the names; a
+// careful reader and a skimmer reading on to its budget read past it.
+func TestReaderGenericSummaryOpeningBlindsOneSentenceReaders(t *testing.T) {
+	bp := "Manages tickets, queues and agents for the help desk through the Helpline API. "
+	plain := []rtool{
+		{name: "search_tickets", kind: "list", text: "Search tickets by title. Read-only."},
+		{name: "delete_ticket", kind: "custom", text: "Permanently delete a ticket and its history.", destructive: true},
+		{name: "archive_ticket", kind: "custom", text: "Archive a ticket: it leaves the queue but is kept with its history."},
+		{name: "update_ticket", kind: "custom", text: "Update a ticket's title or priority."},
+	}
+	with := make([]rtool, len(plain))
+	for i, tl := range plain {
+		tl.text = bp + tl.text
+		with[i] = tl
+	}
+	intent := "Hide the ticket {{target.name}} from the queue but keep its history"
+	for _, c := range []struct {
+		persona string
+		moves   bool
+	}{{"novice", true}, {"literal", false}, {"careful", false}} {
+		p := Builtin().Get(c.persona)
+		a, _, _ := readerScores(t, intent, plain, "", p)
+		b, _, _ := readerScores(t, intent, with, "", p)
+		d := pOf(b, "archive_ticket") - pOf(a, "archive_ticket")
+		if c.moves && d > -0.1 {
+			t.Errorf("%s: a generic \"Manages …\" opening should leave it the names, P(archive) %.3f → %.3f", c.persona, pOf(a, "archive_ticket"), pOf(b, "archive_ticket"))
+		}
+		if !c.moves && math.Abs(d) > 0.03 {
+			t.Errorf("%s: reads past a generic opening, but P(archive) moved %.3f → %.3f", c.persona, pOf(a, "archive_ticket"), pOf(b, "archive_ticket"))
+		}
+	}
+}
+
 func TestReaderMarkdownAndEmojiWarnings(t *testing.T) {
 	intent := "Remove the repository {{target.name}} but keep its issues for later"
 	base := []rtool{

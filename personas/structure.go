@@ -48,6 +48,10 @@ type segment struct {
 	// boiler: shared nearly verbatim by most of the world's tools — noise,
 	// set by the model, which sees every tool.
 	boiler bool
+	// doing: boilerplate that reads as what a tool does ("Manages
+	// members, bookings and building access …"), not as reference
+	// ("This tool is part of the Acme API"); set by the model with boiler.
+	doing bool
 	// summary: an OpenAPI operation's "summary:" line, which a skimmer
 	// takes for all the tool does; its description: is a section below.
 	summary bool

@@ -271,8 +271,17 @@ func (tt *toolText) skimmed(budget int) []int {
 		if s.boiler && read == 0 {
 			// The sentence every tool opens with is read, and learned to
 			// be the same everywhere, at the cost of the budget: a
-			// skimmer gives the one after it less room.
+			// skimmer gives the one after it less room. A reader of one
+			// sentence has read its sentence when that opening reads as
+			// what the tool does ("Manages members, bookings and
+			// building access for the co-working space through the
+			// Workspace API."), and goes by the name; reference ("This
+			// tool is part of the Acme API.") it reads past. A skimmer
+			// reading on to its budget reads past either.
 			words += len(stems(s.text))
+			if budget == firstSentenceWords && s.doing {
+				break
+			}
 			continue
 		}
 		if !s.informative() {
