@@ -340,10 +340,16 @@ func existingOther(purpose, others []string) bool {
 	// name their record before it, where the purpose's words (stop words
 	// gone) no longer show which: those apply. So does a record the
 	// world has no type for, which may be the goal's own in other words.
-	return j >= 0 && j+1 < len(purpose) && slices.Contains(others, purpose[j+1])
+	if j >= 0 && j+1 < len(purpose) && slices.Contains(others, purpose[j+1]) {
+		return true
+	}
+	// "A job already ordered", "a lesson already booked": the record
+	// named just before "already" exists.
+	j = slices.Index(purpose, alreadyStem)
+	return j > 0 && slices.Contains(others, purpose[j-1])
 }
 
-var existStem = stem("existing")
+var existStem, alreadyStem = stem("existing"), stem("already")
 
 // purposeRefuses reports whether a redirect's purpose negates a word that
 // is the goal's action ("without sending it back" for a goal that sends
