@@ -2233,6 +2233,9 @@ func TestRedirectAgainstTheGoalOrAboutAnotherRecord(t *testing.T) {
 	if existingOther(stems("for a claim that already exists"), stems("claim")) {
 		t.Error("existingOther: 'a claim that already exists' names its record before the word, where it may be the goal's")
 	}
+	if !existingOther(stems("to change the deadline of a job already ordered"), stems("job")) || existingOther(stems("to change the deadline of a job already ordered"), stems("client")) {
+		t.Error("existingOther: 'a job already ordered' is an existing job, about a goal on jobs only")
+	}
 	if existingOther(stems("move it to another vault"), stems("vault")) {
 		t.Error("existingOther: a purpose that names no existing record applies")
 	}
