@@ -49,6 +49,10 @@ type ToolExplanation struct {
 	Tool string `json:"tool"`
 	// Text is the sentences read, in order (none for a reader of names).
 	Text []string `json:"text"`
+	// Opening is the sentence every tool opens with, when it was all the
+	// reader read of this tool ("Manages members … through the Workspace
+	// API."): it then went by the name.
+	Opening string `json:"opening,omitempty"`
 	// Action is how the goal's verb matched: where ("verb place",
 	// "elsewhere", "denied", "opposite") and through what.
 	Action       *WordExplanation   `json:"action,omitempty"`
@@ -128,7 +132,7 @@ func (m *Model) ExplainChoice(p *Persona, g *engine.Goal) Explanation {
 		for ti, t := range m.world.Tools {
 			v := &rd.views[ti][lv]
 			tm := &rd.tools[ti][lv]
-			te := ToolExplanation{Tool: t.Name, Text: append([]string{}, v.seen...), Promo: round4(v.promo), ReadOnly: v.readOnly,
+			te := ToolExplanation{Tool: t.Name, Text: append([]string{}, v.seen...), Opening: v.opening, Promo: round4(v.promo), ReadOnly: v.readOnly,
 				Disagreement: v.disagree, Parts: roundParts(parts[ti])}
 			te.Parts.P = probs[ti].P
 			te.Action = actionExplanation(in.verb, tm, lit)

@@ -345,9 +345,10 @@ func existingOther(purpose, others []string) bool {
 	}
 	// "A job already ordered", "a lesson already booked": the record
 	// named just before "already" and a participle exists. ("A claim
-	// that already exists" is left to apply, as "one that exists" is.)
+	// that already exists" is left to apply, as "one that exists" is:
+	// "exists" and "existing" share existStem.)
 	j = slices.Index(purpose, alreadyStem)
-	return j > 0 && j+1 < len(purpose) && purpose[j+1] != existStem && purpose[j+1] != stem("exists") && slices.Contains(others, purpose[j-1])
+	return j > 0 && j+1 < len(purpose) && purpose[j+1] != existStem && slices.Contains(others, purpose[j-1])
 }
 
 var existStem, alreadyStem = stem("existing"), stem("already")

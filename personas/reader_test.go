@@ -181,11 +181,7 @@ func TestReaderBoilerplateFirstSentenceIsSkipped(t *testing.T) {
 		{name: "delete_ticket", kind: "custom", text: "Permanently delete a ticket and its history.", destructive: true},
 		{name: "update_ticket", kind: "custom", text: "Update a ticket's title or priority."},
 	}
-	with := make([]rtool, len(plain))
-	for i, tl := range plain {
-		tl.text = bp + tl.text
-		with[i] = tl
-	}
+	with := opening(bp, plain)
 	intent := "Hide the ticket {{target.name}} from the queue but keep its history"
 	p := Builtin().Get("novice")
 	a, _, _ := readerScores(t, intent, plain, "", p)
@@ -206,11 +202,7 @@ func TestReaderGenericSummaryOpeningBlindsOneSentenceReaders(t *testing.T) {
 		{name: "archive_ticket", kind: "custom", text: "Archive a ticket: it leaves the queue but is kept with its history."},
 		{name: "update_ticket", kind: "custom", text: "Update a ticket's title or priority."},
 	}
-	with := make([]rtool, len(plain))
-	for i, tl := range plain {
-		tl.text = bp + tl.text
-		with[i] = tl
-	}
+	with := opening(bp, plain)
 	intent := "Hide the ticket {{target.name}} from the queue but keep its history"
 	for _, c := range []struct {
 		persona string
@@ -218,8 +210,15 @@ func TestReaderGenericSummaryOpeningBlindsOneSentenceReaders(t *testing.T) {
 	}{{"novice", true}, {"literal", false}, {"careful", false}} {
 		p := Builtin().Get(c.persona)
 		a, _, _ := readerScores(t, intent, plain, "", p)
-		b, _, _ := readerScores(t, intent, with, "", p)
+		b, m, g := readerScores(t, intent, with, "", p)
 		d := pOf(b, "archive_ticket") - pOf(a, "archive_ticket")
+		// explain says what the reader read of each tool: the shared
+		// opening, for the one it stopped at.
+		for _, te := range m.ExplainChoice(p, g).Actions[0].Tools {
+			if got := te.Opening != ""; got != c.moves {
+				t.Errorf("%s, %s: explanation's opening %q, want one: %v", c.persona, te.Tool, te.Opening, c.moves)
+			}
+		}
 		if c.moves && d > -0.1 {
 			t.Errorf("%s: a generic \"Manages …\" opening should leave it the names, P(archive) %.3f → %.3f", c.persona, pOf(a, "archive_ticket"), pOf(b, "archive_ticket"))
 		}
@@ -227,6 +226,16 @@ func TestReaderGenericSummaryOpeningBlindsOneSentenceReaders(t *testing.T) {
 			t.Errorf("%s: reads past a generic opening, but P(archive) moved %.3f → %.3f", c.persona, pOf(a, "archive_ticket"), pOf(b, "archive_ticket"))
 		}
 	}
+}
+
+// opening returns the tools with the same sentence put before each text.
+func opening(sentence string, tools []rtool) []rtool {
+	out := make([]rtool, len(tools))
+	for i, tl := range tools {
+		tl.text = sentence + tl.text
+		out[i] = tl
+	}
+	return out
 }
 
 func TestReaderMarkdownAndEmojiWarnings(t *testing.T) {

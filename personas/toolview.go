@@ -42,7 +42,10 @@ type view struct {
 	// says to use the tool, in its own words (stems), and as written.
 	situations []situation
 	seen       []string // the sentences read, for explanations
-	textWords  int      // content words read in the description (not the name, not parameter docs)
+	// opening is the sentence every tool opens with, when it was all a
+	// reader of one sentence read of this one (for explanations).
+	opening   string
+	textWords int // content words read in the description (not the name, not parameter docs)
 }
 
 // redirect is a sentence of one tool's text that sends the reader to
@@ -249,7 +252,17 @@ const (
 // longer be sold." then "Its history is kept.") — never boilerplate, titles
 // or section content.
 func (tt *toolText) skimmed(budget int) []int {
-	var out []int
+	out, _ := tt.skim(budget)
+	return out
+}
+
+// skim is skimmed, and the shared opening a reader of one sentence stopped
+// at ("" when it read past or there is none), for explanations: the one
+// sentence it read of the tool said what every tool says.
+func (tt *toolText) skim(budget int) (out []int, opening string) {
+	// A budget that lets a reader past a single word only is a reader of
+	// one sentence (seeLead, FirstSentence).
+	oneSentence := budget == firstSentenceWords
 	words, read, scenes := 0, 0, 0
 	for i := range tt.segs {
 		s := &tt.segs[i]
@@ -279,8 +292,8 @@ func (tt *toolText) skimmed(budget int) []int {
 			// tool is part of the Acme API.") it reads past. A skimmer
 			// reading on to its budget reads past either.
 			words += len(stems(s.text))
-			if budget == firstSentenceWords && s.doing {
-				break
+			if oneSentence && s.doing {
+				return out, s.text
 			}
 			continue
 		}
@@ -307,7 +320,7 @@ func (tt *toolText) skimmed(budget int) []int {
 			break
 		}
 	}
-	return out
+	return out, ""
 }
 
 // setsTheScene reports whether a sentence says when the tool is for, not
@@ -366,7 +379,8 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 	name, _ := nameOf(t, r)
 	verb := tn.verbs[self]
 	var out [attentionLevels]view
-	skim, lead := tt.skimmed(skimWords), tt.skimmed(firstSentenceWords)
+	skim := tt.skimmed(skimWords)
+	lead, opening := tt.skim(firstSentenceWords)
 	// What the name says is the same at every level: read once.
 	named := view{name: name, verb: verb, removes: verb != "" && (removalStems[verb] || r.inFamily(verb, "delete", 0.6))}
 	if verb != "" {
@@ -404,7 +418,7 @@ func buildViews(t *engine.Tool, self int, tt *toolText, tn *toolNames, r *relate
 		case seeLead, seeFirst:
 			seen := skim
 			if lv == seeLead {
-				seen = lead
+				seen, v.opening = lead, opening
 			}
 			for i := range tt.segs {
 				s := &tt.segs[i]

@@ -247,7 +247,10 @@ func writeToolExplanation(w io.Writer, t personas.ToolExplanation) {
 		}
 	}
 	fmt.Fprintln(w)
-	if len(t.Text) == 0 {
+	switch {
+	case len(t.Text) == 0 && t.Opening != "":
+		fmt.Fprintf(w, "          sees: %s — the opening every tool shares, so it goes by the name\n", clip(oneLine(t.Opening), 60))
+	case len(t.Text) == 0:
 		fmt.Fprintln(w, "          sees: the name only")
 	}
 	for i, s := range t.Text {

@@ -153,3 +153,27 @@ func TestExplainRefusesDescriptionsOfAnUnknownVariant(t *testing.T) {
 		t.Errorf("the new variant asked for by name: exit %d, %s%s", code, errOut, out)
 	}
 }
+
+// When every tool opens with the same sentence that reads as what a tool
+// does, a novice reads only that; explain names it instead of claiming the
+// novice saw nothing at all.
+func TestExplainNamesTheSharedOpeningANoviceStoppedAt(t *testing.T) {
+	code, texts, errOut := runHerd(t, "descriptions", "mock:crm")
+	if code != exitOK {
+		t.Fatalf("descriptions: exit %d, %s", code, errOut)
+	}
+	const open = "Manages contacts, deals and notes for the sales team through the Acme CRM API. "
+	prefixed := strings.ReplaceAll(texts, `  clear: "`, `  clear: "`+open)
+	file := filepath.Join(t.TempDir(), "descriptions.yaml")
+	if err := os.WriteFile(file, []byte(prefixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runHerd(t, "explain", "mock:crm", "--goal", "hide_contact", "--descriptions", file, "--persona", "novice")
+	if code != exitOK || !strings.Contains(out, "sees: Manages contacts, deals") || !strings.Contains(out, "— the opening every tool shares, so it goes by the name") {
+		t.Errorf("exit %d, %s; want the shared opening named in:\n%s", code, errOut, out)
+	}
+	code, out, _ = runHerd(t, "explain", "mock:crm", "--goal", "hide_contact", "--descriptions", file, "--persona", "careful")
+	if code != exitOK || strings.Contains(out, "the opening every tool shares") {
+		t.Errorf("a careful reader reads past the opening: exit %d\n%s", code, out)
+	}
+}
